@@ -1,0 +1,78 @@
+// swift-tools-version:6.0
+// Layers (arrows point down only):
+//   executables (accessoryd, accessoryctl, accessory-bench) and the client library AccessorySetup
+//   → AccessoryDaemon (wiring, configuration)
+//   → AccessorySystem (the only code that makes syscalls or calls C libraries)
+//   → AccessoryCodecs (pure byte parsers and encoders)
+//   → AccessoryCore (pure domain: models, descriptors, matching, presence)
+import PackageDescription
+
+let package = Package(
+    name: "accessory-agent",
+    products: [
+        .executable(name: "accessoryd", targets: ["accessoryd"]),
+        .executable(name: "accessoryctl", targets: ["accessoryctl"]),
+        .library(name: "AccessorySetup", targets: ["AccessorySetup"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+    ],
+    targets: [
+        // Layer 1: pure domain, standard library only.
+        .target(name: "AccessoryCore"),
+
+        // Layer 2: pure codecs over bytes.
+        .target(name: "AccessoryCodecs", dependencies: ["AccessoryCore"]),
+
+        // C libraries from Debian, through pkg-config.
+        .systemLibrary(
+            name: "CSystemd", pkgConfig: "libsystemd",
+            providers: [.apt(["libsystemd-dev"])]),
+        .systemLibrary(
+            name: "CNetlink", pkgConfig: "libnl-genl-3.0",
+            providers: [.apt(["libnl-genl-3-dev"])]),
+        // Headers only: the kernel's Bluetooth socket ABI. libbluetooth itself is not linked.
+        .systemLibrary(
+            name: "CBluetooth", pkgConfig: "bluez",
+            providers: [.apt(["libbluetooth-dev"])]),
+
+        // Layer 3: system adapters.
+        .target(
+            name: "AccessorySystem",
+            dependencies: [
+                "AccessoryCore", "AccessoryCodecs", "CSystemd", "CNetlink", "CBluetooth",
+                .product(name: "Logging", package: "swift-log"),
+            ]),
+
+        // Layer 4: the daemon's wiring, configuration and the executables.
+        .target(
+            name: "AccessoryDaemon",
+            dependencies: [
+                "AccessoryCore", "AccessoryCodecs", "AccessorySystem",
+                .product(name: "Logging", package: "swift-log"),
+            ]),
+        .executableTarget(
+            name: "accessoryd",
+            dependencies: [
+                "AccessoryDaemon",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
+        .executableTarget(
+            name: "accessoryctl",
+            dependencies: [
+                "AccessorySetup", "AccessoryCore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
+        .target(name: "AccessorySetup", dependencies: ["AccessoryCore", "CSystemd"]),
+        .executableTarget(
+            name: "accessory-bench", dependencies: ["AccessoryCore", "AccessoryCodecs"]),
+
+        .testTarget(name: "AccessoryCoreTests", dependencies: ["AccessoryCore"]),
+        .testTarget(
+            name: "AccessoryCodecsTests", dependencies: ["AccessoryCodecs", "AccessoryCore"],
+            resources: [.copy("Fixtures")]),
+        .testTarget(name: "AccessorySystemTests", dependencies: ["AccessorySystem"]),
+        .testTarget(name: "AccessoryDaemonTests", dependencies: ["AccessoryDaemon"]),
+    ]
+)

@@ -1,0 +1,89 @@
+/// The radio PHY an advertisement was heard on (extended advertising reports say which).
+public enum BluetoothPHY: UInt8, Hashable, Sendable {
+    case le1M = 0x01
+    case le2M = 0x02
+    case leCoded = 0x03
+}
+
+/// What kind of advertising PDU a report came from.
+public struct AdvertisingProperties: OptionSet, Hashable, Sendable {
+    public let rawValue: UInt8
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
+
+    public static let connectable = AdvertisingProperties(rawValue: 1 << 0)
+    public static let scannable = AdvertisingProperties(rawValue: 1 << 1)
+    public static let directed = AdvertisingProperties(rawValue: 1 << 2)
+    public static let scanResponse = AdvertisingProperties(rawValue: 1 << 3)
+    /// Came from a legacy advertising PDU (ADV_IND and friends).
+    public static let legacy = AdvertisingProperties(rawValue: 1 << 4)
+}
+
+/// One Bluetooth LE advertisement as heard by a controller, possibly with the
+/// device's scan response merged in.
+public struct Advertisement: Hashable, Sendable {
+    public var device: BluetoothDeviceIdentifier
+    public var properties: AdvertisingProperties
+    /// In dBm; nil when the controller said 127 ("not available").
+    public var rssi: Int8?
+    /// The advertiser's TX power from an extended report, in dBm; nil when not given.
+    public var txPower: Int8?
+    public var primaryPHY: BluetoothPHY?
+    public var secondaryPHY: BluetoothPHY?
+    /// The parsed AD content of the advertisement and any merged scan response.
+    public var data: AdvertisingData
+    /// The AD bytes of the advertising PDU as heard.
+    public var rawAdvertisingData: [UInt8]
+    /// The AD bytes of the scan response, once one has been merged in.
+    public var rawScanResponse: [UInt8]?
+    /// The HCI index of the controller that heard it (`hci0` is 0).
+    public var controllerIndex: UInt16?
+
+    public init(
+        device: BluetoothDeviceIdentifier,
+        properties: AdvertisingProperties = [],
+        rssi: Int8? = nil,
+        txPower: Int8? = nil,
+        primaryPHY: BluetoothPHY? = nil,
+        secondaryPHY: BluetoothPHY? = nil,
+        data: AdvertisingData = AdvertisingData(),
+        rawAdvertisingData: [UInt8] = [],
+        rawScanResponse: [UInt8]? = nil,
+        controllerIndex: UInt16? = nil
+    ) {
+        self.device = device
+        self.properties = properties
+        self.rssi = rssi
+        self.txPower = txPower
+        self.primaryPHY = primaryPHY
+        self.secondaryPHY = secondaryPHY
+        self.data = data
+        self.rawAdvertisingData = rawAdvertisingData
+        self.rawScanResponse = rawScanResponse
+        self.controllerIndex = controllerIndex
+    }
+
+    public var isConnectable: Bool { properties.contains(.connectable) }
+    public var isScannable: Bool { properties.contains(.scannable) }
+
+    /// Merges a report from the same device: a scan response adds to the
+    /// advertisement it answers; a new advertisement replaces the radio facts
+    /// (RSSI, PHY, properties) and overlays its data.
+    public func merging(_ report: Advertisement) -> Advertisement {
+        // A report of another device is not ours to merge: it stands alone.
+        guard report.device == device else { return report }
+        var merged = self
+        merged.data = data.merging(report.data)
+        merged.rssi = report.rssi ?? rssi
+        merged.txPower = report.txPower ?? txPower
+        merged.controllerIndex = report.controllerIndex ?? controllerIndex
+        if report.properties.contains(.scanResponse) {
+            merged.rawScanResponse = report.rawAdvertisingData
+        } else {
+            merged.properties = report.properties
+            merged.primaryPHY = report.primaryPHY ?? primaryPHY
+            merged.secondaryPHY = report.secondaryPHY ?? secondaryPHY
+            merged.rawAdvertisingData = report.rawAdvertisingData
+        }
+        return merged
+    }
+}

@@ -1,0 +1,8 @@
+#pragma once
+// Only the kernel's socket ABI (structs and constants) is taken from BlueZ's
+// headers; no libbluetooth function is called, so nothing of it is linked.
+#include <sys/socket.h>
+#include <sys/ioctl.h>
+#include <bluetooth/bluetooth.h>
+#include <bluetooth/hci.h>
+#include <bluetooth/l2cap.h>

@@ -1,0 +1,6 @@
+#pragma once
+#include <systemd/sd-bus.h>
+#include <systemd/sd-daemon.h>
+#include <systemd/sd-event.h>
+#include <systemd/sd-journal.h>
+#include <sys/uio.h>
