@@ -1,0 +1,51 @@
+import Testing
+@testable import AccessoryCore
+
+@Suite struct KeyFileTests {
+    @Test func parsesSectionsEntriesAndLines() throws {
+        let text = """
+            # comment
+            [Bluetooth]
+            Enabled = yes
+            ; another comment
+
+            [Wi-Fi]
+            ScanInterval=30s
+            Empty=
+            """
+        let file = try KeyFile(parsing: Array(text.utf8), source: "a.conf")
+        #expect(file.sections == ["Bluetooth", "Wi-Fi"])
+        #expect(file.entries == [
+            .init(section: "Bluetooth", key: "Enabled", value: "yes", line: 3),
+            .init(section: "Wi-Fi", key: "ScanInterval", value: "30s", line: 7),
+            .init(section: "Wi-Fi", key: "Empty", value: "", line: 8),
+        ])
+    }
+
+    @Test(arguments: [
+        ("[Open\nKey=1", 1, KeyFileError.Reason.malformedSectionHeader("[Open")),
+        ("[]\n", 1, .malformedSectionHeader("[]")),
+        ("[A]\njust words", 2, .missingEquals("just words")),
+        ("[A]\nba d=1", 2, .malformedKey("ba d")),
+        ("[A]\n=1", 2, .malformedKey("")),
+        ("Key=1\n[A]", 1, .assignmentOutsideSection("Key")),
+    ])
+    func rejectsMalformedSyntax(text: String, line: Int, reason: KeyFileError.Reason) {
+        #expect(throws: KeyFileError(source: "f", line: line, reason: reason)) {
+            try KeyFile(parsing: Array(text.utf8), source: "f")
+        }
+    }
+
+    @Test func rejectsInvalidUTF8() {
+        #expect(throws: KeyFileError(source: "f", line: nil, reason: .notUTF8)) {
+            try KeyFile(parsing: [0x5B, 0x41, 0x5D, 0x0A, 0xFF], source: "f")
+        }
+    }
+
+    @Test func errorNamesFileLineAndKey() {
+        let error = KeyFileError(
+            source: "/etc/accessoryd/accessoryd.conf", line: 4,
+            reason: .unknownKey(section: "Bluetooth", key: "Colour"))
+        #expect(error.description == "/etc/accessoryd/accessoryd.conf:4: unknown key 'Colour' in [Bluetooth]")
+    }
+}
