@@ -6,3 +6,7 @@
 #include <bluetooth/bluetooth.h>
 #include <bluetooth/hci.h>
 #include <bluetooth/l2cap.h>
+
+// ioctl request numbers are function-like macros, which Swift cannot import.
+static const unsigned long accessory_HCIGETDEVLIST = HCIGETDEVLIST;
+static const unsigned long accessory_HCIGETDEVINFO = HCIGETDEVINFO;

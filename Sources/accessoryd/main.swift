@@ -1,1 +1,53 @@
-print("not yet")
+import AccessoryDaemon
+import ArgumentParser
+import Logging
+
+extension LogTarget: ExpressibleByArgument {}
+
+struct AccessoryDaemonCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "accessoryd",
+        abstract: "Discovers Bluetooth LE and Wi-Fi accessories and hands each one to the app a person approved it for.",
+        discussion: """
+            Runs as a systemd service (accessoryd.service). Configuration is read from \
+            \(ConfigurationSources.defaultMainFile) and then \(ConfigurationSources.defaultDropInDirectory)/*.conf \
+            in name order; SIGHUP reloads it. See accessoryd(8) and accessoryd.conf(5).
+            """,
+        version: Version.current)
+
+    @Option(name: .long, help: ArgumentHelp(
+        "Read only this configuration file (no drop-ins).", valueName: "file"))
+    var config: String?
+
+    @Option(name: .long, help: "Where to log: auto (terminal → console, else journal), console or journal.")
+    var logTarget: LogTarget = .auto
+
+    @Option(name: .long, help: ArgumentHelp(
+        "Override the configured log level (trace, debug, info, notice, warning, error, critical).",
+        valueName: "level"))
+    var logLevel: String?
+
+    @Flag(name: .long, help: "List the Bluetooth controllers and Wi-Fi interfaces the kernel offers, then exit.")
+    var probe = false
+
+    mutating func validate() throws {
+        if let logLevel, Logger.Level(rawValue: logLevel.lowercased()) == nil {
+            throw ValidationError("'\(logLevel)' is not a log level (trace, debug, info, notice, warning, error, critical)")
+        }
+    }
+
+    func run() throws {
+        logTarget.bootstrap(identifier: Daemon.identifier)
+        let sources = config.map(ConfigurationSources.explicit) ?? .system
+        guard let configuration = Daemon.loadConfiguration(sources) else {
+            throw ExitCode(Daemon.exitConfigurationError)
+        }
+        let daemon = Daemon(
+            sources: sources, configuration: configuration,
+            logLevelOverride: logLevel.flatMap { Logger.Level(rawValue: $0.lowercased()) })
+        let status = probe ? daemon.probe() : daemon.run()
+        if status != 0 { throw ExitCode(status) }
+    }
+}
+
+AccessoryDaemonCommand.main()

@@ -1,0 +1,19 @@
+/// The operator-relevant event classes, each with the stable journald
+/// MESSAGE_ID that `journalctl MESSAGE_ID=…` and the catalog
+/// (packaging/accessoryd.catalog, shown by `journalctl -x`) know it by.
+///
+/// The identifiers never change once released: monitoring keys on them.
+/// Every case must have a catalog entry (a test checks).
+public enum MessageID: String, CaseIterable, Sendable {
+    case daemonStarted = "be95babff00c44ddb5433db998ac64c6"
+    case daemonReady = "7830751b658e48829bf0a2c834dda812"
+    case daemonStopping = "7ef9dab706e349b890c066d4123f1b9f"
+    case configurationInvalid = "ebe7be13578446169426b8a76a988b69"
+    case configurationReloaded = "a09cf926a21449fc91fa936e6e497435"
+    case noRadios = "92b497be99bf402aaac3d8c8c952d119"
+    case radiosProbed = "4bebbc5fbd5d4b0991b9735aab70a1c1"
+
+    /// The metadata key a log call sets to tag its entry with this class;
+    /// the journald handler writes it as the MESSAGE_ID field.
+    public static let metadataKey = "message_id"
+}

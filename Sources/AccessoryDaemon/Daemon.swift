@@ -1,0 +1,114 @@
+import AccessoryCore
+import AccessorySystem
+import Glibc
+import Logging
+
+/// accessoryd's life: load the configuration, find the radios, tell systemd
+/// it is ready, then sleep in the event loop until a signal. SIGHUP re-reads
+/// the configuration (a bad one is logged and the running one kept);
+/// SIGTERM and SIGINT stop it cleanly.
+public final class Daemon {
+    public static let identifier = "accessoryd"
+    /// sysexits' EX_CONFIG: systemd shows it as "exit-code", scripts can tell it apart.
+    public static let exitConfigurationError: Int32 = 78
+    public static let exitFailure: Int32 = 1
+
+    private let sources: ConfigurationSources
+    private let logLevelOverride: Logger.Level?
+    private var configuration: DaemonConfiguration
+    private var logger: Logger
+    private let notifier = ServiceManagerNotifier()
+    private var loop: EventLoop?
+    private var radios = RadioInventory(bluetoothControllers: [], wifiInterfaces: [])
+
+    public init(sources: ConfigurationSources, configuration: DaemonConfiguration, logLevelOverride: Logger.Level?) {
+        self.sources = sources
+        self.configuration = configuration
+        self.logLevelOverride = logLevelOverride
+        logger = Logger(label: Self.identifier)
+        logger.logLevel = logLevelOverride ?? configuration.logLevel
+    }
+
+    /// Loads the configuration, logging and printing why when it is bad.
+    /// Returns nil on failure; the caller exits with `exitConfigurationError`.
+    public static func loadConfiguration(_ sources: ConfigurationSources) -> DaemonConfiguration? {
+        do {
+            return try sources.load()
+        } catch {
+            var logger = Logger(label: identifier)
+            logger.logLevel = .error
+            logger.log(.configurationInvalid, level: .error, "Invalid configuration: \(error)",
+                       metadata: error.metadata.mapValues { .string($0) })
+            if LogTarget.auto.resolved == .journal { StandardError.write("accessoryd: \(error)\n") }
+            return nil
+        }
+    }
+
+    /// `accessoryd --probe`: list the radios on stdout and log the result.
+    public func probe() -> Int32 {
+        do {
+            let inventory = try RadioInventory.probe(configuration)
+            for line in inventory.report { print(line) }
+            logRadios(inventory)
+            return 0
+        } catch {
+            logger.error("Cannot list radios: \(error)")
+            return Self.exitFailure
+        }
+    }
+
+    /// Runs until SIGTERM/SIGINT. Returns the process exit status.
+    public func run() -> Int32 {
+        do {
+            let loop = try EventLoop()
+            self.loop = loop
+            try loop.onSignal(SIGTERM) { [unowned self] in stop(signal: "SIGTERM") }
+            try loop.onSignal(SIGINT) { [unowned self] in stop(signal: "SIGINT") }
+            try loop.onSignal(SIGHUP) { [unowned self] in reload() }
+
+            logger.log(.daemonStarted, level: .info, "accessoryd \(Version.current) starting",
+                       metadata: ["version": "\(Version.current)", "watchdog": "\(loop.watchdogEnabled)"])
+            radios = try RadioInventory.probe(configuration)
+            logRadios(radios)
+            if radios.isEmpty {
+                logger.log(.noRadios, level: .notice,
+                           "No Bluetooth controller or Wi-Fi interface found; waiting for one to appear")
+            }
+
+            notifier.ready(status: radios.summary)
+            logger.log(.daemonReady, level: .notice, "accessoryd is ready: \(radios.summary)")
+            return try loop.run()
+        } catch {
+            logger.critical("accessoryd cannot run: \(error)")
+            return Self.exitFailure
+        }
+    }
+
+    private func stop(signal: String) {
+        notifier.stopping()
+        logger.log(.daemonStopping, level: .info, "Stopping on \(signal)", metadata: ["signal": "\(signal)"])
+        loop?.exit(code: 0)
+    }
+
+    private func reload() {
+        notifier.reloading()
+        if let fresh = Self.loadConfiguration(sources) {
+            configuration = fresh
+            logger.logLevel = logLevelOverride ?? fresh.logLevel
+            logger.log(.configurationReloaded, level: .notice, "Configuration reloaded",
+                       metadata: ["config.file": "\(sources.mainFile)"])
+        } else {
+            logger.warning("Keeping the running configuration")
+        }
+        notifier.ready(status: radios.summary)
+    }
+
+    private func logRadios(_ inventory: RadioInventory) {
+        logger.log(.radiosProbed, level: .info,
+                   "Found \(inventory.bluetoothControllers.count) Bluetooth controller(s) and \(inventory.wifiInterfaces.count) Wi-Fi interface(s)",
+                   metadata: [
+                    "bluetooth.controllers": "\(inventory.bluetoothControllers.count)",
+                    "wifi.interfaces": "\(inventory.wifiInterfaces.count)",
+                   ])
+    }
+}
