@@ -1,0 +1,40 @@
+import AccessoryCore
+import Logging
+import Testing
+@testable import AccessoryDaemon
+
+@Suite struct DaemonConfigurationTests {
+    func apply(_ text: String) throws(KeyFileError) -> DaemonConfiguration {
+        var configuration = DaemonConfiguration()
+        try configuration.apply(KeyFile(parsing: Array(text.utf8), source: "test.conf"))
+        return configuration
+    }
+
+    @Test func defaultsNeedNoFile() throws {
+        let configuration = try apply("")
+        #expect(configuration == DaemonConfiguration())
+        #expect(configuration.logLevel == .info)
+        #expect(configuration.bluetoothEnabled && configuration.wifiEnabled)
+    }
+
+    @Test func appliesEveryKey() throws {
+        let configuration = try apply("[Daemon]\nLogLevel=Debug\n[Bluetooth]\nEnabled=no\n[Wi-Fi]\nEnabled=off\n")
+        #expect(configuration.logLevel == .debug)
+        #expect(!configuration.bluetoothEnabled)
+        #expect(!configuration.wifiEnabled)
+    }
+
+    @Test(arguments: [
+        ("[Daemon]\nLogLevel=info\nColour=blue\n", 3, KeyFileError.Reason.unknownKey(section: "Daemon", key: "Colour")),
+        ("[Radio]\nEnabled=yes\n", 2, .unknownSection("Radio")),
+        ("[Bluetooth]\nEnabled=perhaps\n", 2,
+         .invalidValue(section: "Bluetooth", key: "Enabled", value: "perhaps",
+                       expected: "a boolean (yes/no, true/false, on/off, 1/0)")),
+        ("[Daemon]\nLogLevel=loud\n", 2,
+         .invalidValue(section: "Daemon", key: "LogLevel", value: "loud",
+                       expected: "one of trace, debug, info, notice, warning, error, critical")),
+    ])
+    func rejectsBadFilesNamingLineAndKey(text: String, line: Int, reason: KeyFileError.Reason) {
+        #expect(throws: KeyFileError(source: "test.conf", line: line, reason: reason)) { try apply(text) }
+    }
+}

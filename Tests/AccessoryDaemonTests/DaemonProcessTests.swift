@@ -1,0 +1,146 @@
+import Foundation
+import Glibc
+import Testing
+
+/// Runs the real accessoryd binary as systemd would: a notify socket to
+/// receive READY/STATUS/WATCHDOG/STOPPING, signals for reload and stop.
+/// The host has no radios, so this is also the "no radios at all" case.
+@Suite(.serialized) struct DaemonProcessTests {
+    /// accessoryd sits beside the test bundle in the build folder.
+    static var daemonPath: String {
+        let me = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? ""
+        return URL(fileURLWithPath: me).deletingLastPathComponent().appendingPathComponent("accessoryd").path
+    }
+
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("accessoryd-\(UUID())").path
+
+    init() throws {
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    }
+
+    func start(config: String, environment extra: [String: String] = [:]) throws -> (Process, NotifySocket, Pipe) {
+        #expect(FileManager.default.isExecutableFile(atPath: Self.daemonPath), "build accessoryd first")
+        let socket = try NotifySocket(path: directory + "/notify")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Self.daemonPath)
+        process.arguments = ["--config", config, "--log-target=console"]
+        var environment = ProcessInfo.processInfo.environment
+        environment["NOTIFY_SOCKET"] = socket.path
+        environment.merge(extra) { _, new in new }
+        process.environment = environment
+        let stderr = Pipe()
+        process.standardError = stderr
+        try process.run()
+        return (process, socket, stderr)
+    }
+
+    @Test func startsWithoutRadiosSaysSoOnceAndStopsOnSIGINT() throws {
+        let config = directory + "/accessoryd.conf"
+        try "[Daemon]\nLogLevel=info\n".write(toFile: config, atomically: true, encoding: .utf8)
+        let (process, notify, stderr) = try start(config: config)
+
+        let ready = try #require(notify.receive(until: { $0.contains("READY=1") }))
+        #expect(ready.contains("STATUS=No radios found; waiting"))
+
+        process.interrupt()
+        _ = try #require(notify.receive(until: { $0.contains("STOPPING=1") }))
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        let log = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(log.contains("No Bluetooth controller or Wi-Fi interface found"))
+        #expect(log.components(separatedBy: "No Bluetooth controller or Wi-Fi interface found").count == 2)
+    }
+
+    @Test func badConfigurationOnReloadKeepsTheRunningOne() throws {
+        let config = directory + "/accessoryd.conf"
+        try "".write(toFile: config, atomically: true, encoding: .utf8)
+        let (process, notify, stderr) = try start(config: config)
+        _ = try #require(notify.receive(until: { $0.contains("READY=1") }))
+
+        try "[Bluetooth]\nEnabled=maybe\n".write(toFile: config, atomically: true, encoding: .utf8)
+        kill(process.processIdentifier, SIGHUP)
+        _ = try #require(notify.receive(until: { $0.contains("RELOADING=1") }))
+        _ = try #require(notify.receive(until: { $0.contains("READY=1") }))
+        #expect(process.isRunning)
+
+        kill(process.processIdentifier, SIGTERM)
+        _ = try #require(notify.receive(until: { $0.contains("STOPPING=1") }))
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        let log = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(log.contains("\(config):2: invalid value 'maybe' for key 'Enabled' in [Bluetooth]"))
+        #expect(log.contains("Keeping the running configuration"))
+    }
+
+    @Test func pingsTheWatchdogFromTheLoop() throws {
+        let config = directory + "/empty.conf"
+        try "".write(toFile: config, atomically: true, encoding: .utf8)
+        // WATCHDOG_PID must name the daemon itself, so start it through a
+        // shell that sets it to its own pid before exec.
+        let socket = try NotifySocket(path: directory + "/notify")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", "WATCHDOG_PID=$$ exec \"$0\" --config \"$1\" --log-target=console", Self.daemonPath, config]
+        var environment = ProcessInfo.processInfo.environment
+        environment["NOTIFY_SOCKET"] = socket.path
+        environment["WATCHDOG_USEC"] = "200000"
+        process.environment = environment
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        _ = try #require(socket.receive(until: { $0.contains("READY=1") }))
+        _ = try #require(socket.receive(until: { $0.contains("WATCHDOG=1") }))
+        kill(process.processIdentifier, SIGTERM)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+    }
+
+    @Test func invalidConfigurationStopsTheStartNamingFileLineAndKey() throws {
+        let config = directory + "/bad.conf"
+        try "[Daemon]\nLogLevel=info\n[Bluetooth]\nColour=blue\n".write(toFile: config, atomically: true, encoding: .utf8)
+        let (process, _, stderr) = try start(config: config)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 78)
+        let log = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(log.contains("\(config):4: unknown key 'Colour' in [Bluetooth]"))
+    }
+}
+
+/// The receiving end of NOTIFY_SOCKET: a datagram socket, as systemd has.
+final class NotifySocket {
+    let path: String
+    private let fd: Int32
+
+    init(path: String) throws {
+        self.path = path
+        unlink(path)
+        fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            raw.copyBytes(from: Array(path.utf8) + [0])
+        }
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        guard result == 0 else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
+        // A message that never comes fails the test instead of hanging it.
+        var timeout = timeval(tv_sec: 10, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+    }
+
+    deinit {
+        close(fd)
+        unlink(path)
+    }
+
+    /// The first datagram satisfying `condition`, or nil after a timeout.
+    func receive(until condition: (String) -> Bool) -> String? {
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = recv(fd, &buffer, buffer.count, 0)
+            guard count > 0 else { return nil }
+            let message = String(decoding: buffer[0..<count], as: UTF8.self)
+            if condition(message) { return message }
+        }
+    }
+}
