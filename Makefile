@@ -1,0 +1,64 @@
+# accessory-agent: the two commands of the README's quick start are
+#   make demo   boots the radio lab and shows accessoryd at work
+#   make test   runs the unit and host tests, then the lab scenarios
+# Both install what they need (Debian packages, virtme-ng) and are safe to run again.
+
+SWIFT        ?= swift
+BUILD_DIR    := .build/debug
+LAB          := Tests/Lab/lab
+VIRTME_NG    := virtme-ng==1.42
+
+# Building and the host tests.
+BUILD_PACKAGES := pkg-config libsystemd-dev libnl-genl-3-dev libbluetooth-dev dbus
+# The lab: Debian's kernel under QEMU with virtual radios, and the real radio daemons.
+LAB_PACKAGES := qemu-system-x86 linux-image-amd64 kmod busybox-static systemd udev \
+                bluez bluez-test-tools hostapd wpasupplicant iw iproute2 dnsmasq tcpdump python3
+
+.PHONY: all build test unit-test lab-test demo bench deps build-deps lab-deps clean
+
+all: build
+
+## Dependencies: install only what is missing; apt-get update only when something is.
+deps: build-deps lab-deps
+
+build-deps:
+	@$(call apt_install,$(BUILD_PACKAGES))
+
+lab-deps:
+	@$(call apt_install,$(LAB_PACKAGES))
+	@command -v vng >/dev/null 2>&1 || python3 -m pip install --quiet --root-user-action=ignore '$(VIRTME_NG)'
+	@command -v vng >/dev/null 2>&1 || { echo "virtme-ng installed but vng is not on PATH" >&2; exit 1; }
+
+define apt_install
+missing=""; for p in $(1); do \
+  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'ok installed' || missing="$$missing $$p"; \
+done; \
+if [ -n "$$missing" ]; then \
+  echo "Installing Debian packages:$$missing"; \
+  apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $$missing; \
+fi
+endef
+
+## Build.
+build: build-deps
+	$(SWIFT) build --build-tests
+
+## Tests: Core, codecs and host integration first (fast), then the lab.
+test: unit-test lab-test
+
+unit-test: build
+	$(SWIFT) test
+
+lab-test: build lab-deps
+	$(LAB) run --build-dir $(BUILD_DIR)
+
+## The demo: the lab tells what accessoryd does with the virtual radios.
+demo: build lab-deps
+	$(LAB) demo --build-dir $(BUILD_DIR)
+
+## Benchmarks: figures for the report, never a pass/fail.
+bench: build-deps
+	$(SWIFT) run -c release accessory-bench
+
+clean:
+	rm -rf .build lab-evidence
