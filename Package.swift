@@ -32,9 +32,11 @@ let package = Package(
         .systemLibrary(
             name: "CNetlink", pkgConfig: "libnl-genl-3.0",
             providers: [.apt(["libnl-genl-3-dev"])]),
-        // Headers only: the kernel's Bluetooth socket ABI. libbluetooth itself is not linked.
+        // Headers only: the kernel's Bluetooth socket ABI (structs, constants) from
+        // BlueZ's headers. No pkgConfig on purpose: `pkg-config bluez` adds
+        // -lbluetooth, and no libbluetooth (GPL) function is called or linked.
         .systemLibrary(
-            name: "CBluetooth", pkgConfig: "bluez",
+            name: "CBluetooth",
             providers: [.apt(["libbluetooth-dev"])]),
 
         // Layer 3: system adapters.
