@@ -9,12 +9,12 @@ LAB          := Tests/Lab/lab
 VIRTME_NG    := virtme-ng==1.42
 
 # Building and the host tests.
-BUILD_PACKAGES := pkg-config libsystemd-dev libnl-genl-3-dev libbluetooth-dev dbus
+BUILD_PACKAGES := pkg-config libsystemd-dev libnl-genl-3-dev libbluetooth-dev dbus dpkg-dev
 # The lab: Debian's kernel under QEMU with virtual radios, and the real radio daemons.
 LAB_PACKAGES := qemu-system-x86 linux-image-amd64 kmod busybox-static systemd udev \
                 bluez bluez-test-tools hostapd wpasupplicant iw iproute2 dnsmasq tcpdump python3
 
-.PHONY: all build test unit-test lab-test demo bench deps build-deps lab-deps clean
+.PHONY: all build test unit-test lab-test demo bench deb deps build-deps lab-deps clean
 
 all: build
 
@@ -59,6 +59,10 @@ demo: build lab-deps
 ## Benchmarks: figures for the report, never a pass/fail.
 bench: build-deps
 	$(SWIFT) run -c release accessory-bench
+
+## The Debian package, under .build/deb/.
+deb: build-deps
+	packaging/build-deb
 
 clean:
 	rm -rf .build lab-evidence
