@@ -54,7 +54,7 @@ public struct AccessoryRegistry: Sendable {
         if !report.properties.contains(.scanResponse) {
             tracked.interval.record(now, window: configuration.intervalWindow)
         }
-        if let rssi = report.rssi { tracked.smooth(Int(rssi), weight: configuration.rssiSmoothingWeight) }
+        if let rssi = report.rssi { tracked.smooth(Int(rssi), weightPercent: configuration.rssiSmoothingPercent) }
         let matched = index.matches(merged, rssi: tracked.rssi)
         touch(&tracked, slot: slot, at: now, matched: matched, events: &events)
         slots[slot] = tracked
@@ -72,7 +72,7 @@ public struct AccessoryRegistry: Sendable {
         slots[slot] = nil
         tracked.network = network
         tracked.interval.record(now, window: configuration.intervalWindow)
-        if let signal = network.signalDBm { tracked.smooth(signal, weight: configuration.rssiSmoothingWeight) }
+        if let signal = network.signalDBm { tracked.smooth(signal, weightPercent: configuration.rssiSmoothingPercent) }
         var judged = network
         judged.signalDBm = tracked.rssi
         let matched = index.matches(judged)

@@ -17,8 +17,8 @@ public struct PresenceConfiguration: Hashable, Sendable {
     public var intervalWindow: Int
     /// Gaps needed before the learned interval is trusted.
     public var intervalSamplesNeeded: Int
-    /// The weight of the newest RSSI sample in the moving average (0 < w ≤ 1).
-    public var rssiSmoothingWeight: Double
+    /// The weight of the newest RSSI sample in the moving average, in percent (1...100).
+    public var rssiSmoothingPercent: Int
 
     public init(
         capacity: Int = 4096,
@@ -28,7 +28,7 @@ public struct PresenceConfiguration: Hashable, Sendable {
         unlearnedTimeout: Duration = .seconds(60),
         intervalWindow: Int = 8,
         intervalSamplesNeeded: Int = 2,
-        rssiSmoothingWeight: Double = 0.3
+        rssiSmoothingPercent: Int = 30
     ) {
         self.capacity = max(1, capacity)
         self.lossFloor = lossFloor
@@ -37,7 +37,7 @@ public struct PresenceConfiguration: Hashable, Sendable {
         self.unlearnedTimeout = unlearnedTimeout
         self.intervalWindow = max(1, intervalWindow)
         self.intervalSamplesNeeded = min(max(1, intervalSamplesNeeded), max(1, intervalWindow))
-        self.rssiSmoothingWeight = min(max(rssiSmoothingWeight, 0.01), 1)
+        self.rssiSmoothingPercent = min(max(rssiSmoothingPercent, 1), 100)
     }
 
     /// How long a device with this learned interval may stay silent.

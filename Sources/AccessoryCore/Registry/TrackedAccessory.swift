@@ -7,8 +7,9 @@ public struct TrackedAccessory: Sendable {
     public internal(set) var network: WiFiNetwork?
     public internal(set) var firstHeard: MonotonicInstant
     public internal(set) var lastHeard: MonotonicInstant
-    /// An exponential moving average of the RSSI (signal for Wi-Fi), in dBm.
-    public internal(set) var smoothedRSSI: Double?
+    /// An exponential moving average of the RSSI (signal for Wi-Fi), in 1/256 dBm:
+    /// integer arithmetic, because Core links no maths library.
+    var smoothedRSSI256: Int?
     /// When each descriptor last matched; a descriptor is present while it keeps matching.
     public internal(set) var lastMatched: [DescriptorMatch: MonotonicInstant]
     var interval: AdvertisingInterval
@@ -21,8 +22,8 @@ public struct TrackedAccessory: Sendable {
         interval = AdvertisingInterval()
     }
 
-    /// The smoothed RSSI rounded to whole dBm.
-    public var rssi: Int? { smoothedRSSI.map { Int($0.rounded()) } }
+    /// The smoothed RSSI (signal for Wi-Fi), rounded to whole dBm.
+    public var rssi: Int? { smoothedRSSI256.map { ($0 + 128) >> 8 } }
 
     /// The descriptors this accessory is present for.
     public var matches: Set<DescriptorMatch> { Set(lastMatched.keys) }
@@ -34,7 +35,8 @@ public struct TrackedAccessory: Sendable {
         interval.learned(needed: configuration.intervalSamplesNeeded).map { .nanoseconds(Int64(clamping: $0)) }
     }
 
-    mutating func smooth(_ sample: Int, weight: Double) {
-        smoothedRSSI = smoothedRSSI.map { $0 + weight * (Double(sample) - $0) } ?? Double(sample)
+    mutating func smooth(_ sample: Int, weightPercent: Int) {
+        let scaled = sample << 8
+        smoothedRSSI256 = smoothedRSSI256.map { $0 + (scaled - $0) * weightPercent / 100 } ?? scaled
     }
 }
