@@ -4,7 +4,20 @@
 /// As with systemd's unit directories, only `*.conf` files count, and a file
 /// in the administrator's directory replaces the vendor's file of the same
 /// name entirely; an empty one there masks the app. A malformed file is
-/// refused on its own and the other apps load as usual.
+/// refused on its own and the other apps load as usual. The file syntax is
+/// described on `AppManifestParser`; in short, like a unit file:
+///
+///     [App]
+///     Name=acme-sensor-logger
+///     User=acmelog
+///     Unit=acme-logger.service
+///     Supports=Bluetooth Wi-Fi
+///     [Bluetooth]
+///     ServiceUUIDs=180F FCD2
+///     CompanyIdentifiers=0x004C
+///     Names=Acme Sensor
+///     [Wi-Fi]
+///     SSIDPrefixes=ACME-
 public enum AppManifestLoader {
     /// Installed by each app's package.
     public static let vendorDirectory = "/usr/share/accessoryd/apps.d"

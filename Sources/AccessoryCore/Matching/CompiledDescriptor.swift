@@ -1,6 +1,7 @@
 /// A validated descriptor in the form matching wants: the name lowercased once,
-/// the pattern compiled, the range folded into an RSSI floor.
-struct CompiledDescriptor: Sendable {
+/// the pattern compiled, the range folded into an RSSI floor. A class, so the
+/// index's buckets reach it without copying its many fields on every check.
+final class CompiledDescriptor: Sendable {
     let key: DescriptorMatch
     let descriptor: DiscoveryDescriptor
 
