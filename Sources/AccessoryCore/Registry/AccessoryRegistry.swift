@@ -62,21 +62,31 @@ public struct AccessoryRegistry: Sendable {
     }
 
     /// Notes a BSS from a scan finished at `now`, matches it against `index`,
-    /// and returns what changed.
+    /// and returns what changed. The kernel keeps BSSes it heard in earlier
+    /// scans and reports how long ago it last heard each
+    /// (`seenMillisecondsAgo`): the BSS counts as heard at `now` minus that
+    /// age, so a stale cache entry neither refreshes presence nor teaches a
+    /// false interval.
     public mutating func record(
         _ network: WiFiNetwork, at now: MonotonicInstant, matchingWith index: MatchingIndex
     ) -> [PresenceEvent] {
         var events: [PresenceEvent] = []
-        let slot = slot(for: .wifi(network.bssid), at: now, events: &events)
+        let heard = network.seenMillisecondsAgo.map { now.advanced(by: .milliseconds(-Int64($0))) } ?? now
+        let isNew = slotByKey[.wifi(network.bssid)] == nil
+        // A BSS the cache has held longer than an unknown device may stay silent is not nearby.
+        if isNew, Self.silence(from: heard, to: now) >= configuration.allowedSilence(interval: nil) { return [] }
+        let slot = slot(for: .wifi(network.bssid), at: heard, events: &events)
         var tracked = slots[slot]!
         slots[slot] = nil
         tracked.network = network
-        tracked.interval.record(now, window: configuration.intervalWindow)
-        if let signal = network.signalDBm { tracked.smooth(signal, weightPercent: configuration.rssiSmoothingPercent) }
-        var judged = network
-        judged.signalDBm = tracked.rssi
-        let matched = index.matches(judged)
-        touch(&tracked, slot: slot, at: now, matched: matched, events: &events)
+        if isNew || heard > tracked.lastHeard {
+            tracked.interval.record(heard, window: configuration.intervalWindow)
+            if let signal = network.signalDBm { tracked.smooth(signal, weightPercent: configuration.rssiSmoothingPercent) }
+            var judged = network
+            judged.signalDBm = tracked.rssi
+            let matched = index.matches(judged)
+            touch(&tracked, slot: slot, at: heard, matched: matched, events: &events)
+        }
         slots[slot] = tracked
         return events
     }

@@ -237,6 +237,35 @@ import Testing
     }
 }
 
+@Suite struct WiFiCacheAgeTests {
+    /// nl80211 keeps reporting a BSS it no longer hears, with a growing age:
+    /// those reports must not keep the accessory present.
+    @Test func staleCacheEntriesDoNotRefreshPresence() throws {
+        var index = MatchingIndex()
+        try index.insert(.init(ssidPrefix: Array("ACME-".utf8)), id: 2, app: "acme")
+        var registry = AccessoryRegistry()
+        let clock = ManualClock()
+        var events: [PresenceEvent] = []
+        var network = Build.network(Array("ACME-1".utf8))
+        for age in [0, 30_000, 60_000] as [UInt32] {  // heard once, then only the cache
+            network.seenMillisecondsAgo = age
+            events += registry.record(network, at: clock.now, matchingWith: index)
+            clock.advance(by: .seconds(30))
+            events += registry.expire(at: clock.now)
+        }
+        #expect(events.map(\.kind) == [.appeared, .lost(.silent)])
+        #expect(events.last?.at == MonotonicInstant.zero.advanced(by: .seconds(60)), "lost at the unlearned timeout after the one real sighting")
+    }
+
+    @Test func ageIsSubtractedFromTheScanTime() throws {
+        var registry = AccessoryRegistry()
+        var network = Build.network(Array("Home".utf8))
+        network.seenMillisecondsAgo = 1_500
+        _ = registry.record(network, at: MonotonicInstant.zero.advanced(by: .seconds(10)), matchingWith: MatchingIndex())
+        #expect(registry[.wifi(network.bssid)]?.lastHeard == MonotonicInstant.zero.advanced(by: .milliseconds(8_500)))
+    }
+}
+
 @Suite struct MonotonicInstantTests {
     @Test func arithmeticSaturates() {
         let t = MonotonicInstant(nanoseconds: 5)
