@@ -49,3 +49,13 @@ import Testing
         #expect(error.description == "/etc/accessoryd/accessoryd.conf:4: unknown key 'Colour' in [Bluetooth]")
     }
 }
+
+@Suite struct KeyFileSectionHeaderTests {
+    @Test func sectionHeadersCarryTheirLines() throws {
+        let file = try KeyFile(parsing: Array("# c\n[App]\nName=a\n\n[Wi-Fi]\n[App]\nUser=u".utf8), source: "f")
+        #expect(file.sectionHeaders == [
+            .init(name: "App", line: 2), .init(name: "Wi-Fi", line: 5), .init(name: "App", line: 6),
+        ])
+        #expect(file.sections == ["App", "Wi-Fi", "App"])
+    }
+}

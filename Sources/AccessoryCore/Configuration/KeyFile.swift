@@ -19,6 +19,14 @@ public struct KeyFile: Sendable {
     public let entries: [Entry]
     /// Every section header, in file order (a section may have no entries).
     public let sections: [String]
+    /// The same headers with their line numbers, for errors about a section.
+    public let sectionHeaders: [SectionHeader]
+
+    public struct SectionHeader: Hashable, Sendable {
+        public var name: String
+        /// 1-based line number in the file.
+        public var line: Int
+    }
 
     /// Parses the file's bytes. Comment lines start with `#` or `;`; blank
     /// lines are ignored; a line ending in `\` does not continue (kept simple
@@ -30,6 +38,7 @@ public struct KeyFile: Sendable {
         }
         var entries: [Entry] = []
         var sections: [String] = []
+        var headers: [SectionHeader] = []
         var section: String?
         var lineNumber = 0
         for rawLine in text.split(separator: "\n", omittingEmptySubsequences: false) {
@@ -46,6 +55,7 @@ public struct KeyFile: Sendable {
                 }
                 section = name
                 sections.append(name)
+                headers.append(SectionHeader(name: name, line: lineNumber))
                 continue
             }
             guard let equals = line.firstIndex(of: "=") else {
@@ -63,6 +73,7 @@ public struct KeyFile: Sendable {
         }
         self.entries = entries
         self.sections = sections
+        self.sectionHeaders = headers
     }
 
     static func isKeyCharacter(_ c: Character) -> Bool {

@@ -1,0 +1,33 @@
+/// Something a descriptor uses that its app's manifest does not declare;
+/// names the value, so the developer knows which line to add.
+public enum ManifestViolation: Hashable, Sendable, CustomStringConvertible {
+    /// A Bluetooth descriptor from an app whose `Supports=` lacks Bluetooth.
+    case bluetoothNotSupported
+    /// A Wi-Fi descriptor from an app whose `Supports=` lacks Wi-Fi.
+    case wifiNotSupported
+    case undeclaredServiceUUID(BluetoothUUID)
+    case undeclaredCompanyIdentifier(UInt16)
+    /// A name substring or name pattern not listed in `Names=`.
+    case undeclaredName(String)
+    case undeclaredSSID(SSID)
+    case undeclaredSSIDPrefix([UInt8])
+
+    public var description: String {
+        switch self {
+        case .bluetoothNotSupported:
+            "Bluetooth is not in [App] Supports="
+        case .wifiNotSupported:
+            "Wi-Fi is not in [App] Supports="
+        case .undeclaredServiceUUID(let uuid):
+            "service UUID \(uuid) is not in [Bluetooth] ServiceUUIDs="
+        case .undeclaredCompanyIdentifier(let id):
+            "company identifier 0x\(hexByte(UInt8(id >> 8), uppercase: true))\(hexByte(UInt8(id & 0xFF), uppercase: true)) is not in [Bluetooth] CompanyIdentifiers="
+        case .undeclaredName(let name):
+            "name '\(name)' is not in [Bluetooth] Names="
+        case .undeclaredSSID(let ssid):
+            "SSID '\(ssid.displayName)' is not in [Wi-Fi] SSIDs= and has no prefix in SSIDPrefixes="
+        case .undeclaredSSIDPrefix(let prefix):
+            "SSID prefix '\(SSIDText.escaped(prefix))' does not start with any of [Wi-Fi] SSIDPrefixes="
+        }
+    }
+}

@@ -1,0 +1,181 @@
+/// Every active descriptor of every app, indexed so that each advertisement or
+/// BSS heard is checked only against the descriptors that could match it:
+/// Bluetooth descriptors by company identifier (or, lacking one, by service
+/// UUID), Wi-Fi descriptors by exact SSID or by SSID prefix. A descriptor sits
+/// in exactly one Bluetooth bucket because the key it is filed under is one it
+/// requires; the full rules then run on those few candidates only.
+///
+/// Adding or removing a descriptor touches one or two buckets. Results carry
+/// the app, so what one app declared never reaches another.
+public struct MatchingIndex: Sendable {
+    public let configuration: MatchingConfiguration
+
+    /// Descriptors live in slots so the buckets hold small integers, not keys.
+    private var slots: [CompiledDescriptor?] = []
+    private var freeSlots: [Int] = []
+    private var slotByKey: [DescriptorMatch: Int] = [:]
+    private var idsByApp: [AppID: Set<DescriptorID>] = [:]
+
+    private var byCompanyIdentifier: [UInt16: [Int]] = [:]
+    private var byServiceUUID: [BluetoothUUID: [Int]] = [:]
+    private var bySSID: [[UInt8]: [Int]] = [:]
+    private var bySSIDPrefix: [[UInt8]: [Int]] = [:]
+    /// How many prefixes of each length (index = length) are indexed, so a
+    /// lookup tries only the lengths in use.
+    private var prefixLengthCounts = [Int](repeating: 0, count: SSID.maximumLength + 1)
+
+    public init(configuration: MatchingConfiguration = MatchingConfiguration()) {
+        self.configuration = configuration
+    }
+
+    public var count: Int { slotByKey.count }
+    public var isEmpty: Bool { slotByKey.isEmpty }
+
+    /// The descriptor stored under `key`.
+    public subscript(key: DescriptorMatch) -> DiscoveryDescriptor? {
+        slotByKey[key].flatMap { slots[$0]?.descriptor }
+    }
+
+    /// Every descriptor key of `app`.
+    public func descriptorIDs(of app: AppID) -> Set<DescriptorID> { idsByApp[app] ?? [] }
+
+    /// Validates `descriptor` and makes it active for `app` as `id`,
+    /// replacing what was there under the same key.
+    public mutating func insert(_ descriptor: DiscoveryDescriptor, id: DescriptorID, app: AppID)
+        throws(DiscoveryDescriptorError)
+    {
+        let key = DescriptorMatch(app: app, descriptorID: id)
+        let compiled = try CompiledDescriptor(descriptor, key: key, configuration: configuration)
+        remove(key)
+        let slot: Int
+        if let free = freeSlots.popLast() {
+            slot = free
+            slots[slot] = compiled
+        } else {
+            slot = slots.count
+            slots.append(compiled)
+        }
+        slotByKey[key] = slot
+        idsByApp[app, default: []].insert(id)
+        file(compiled, slot: slot, adding: true)
+    }
+
+    /// Deactivates one descriptor; returns it, or nil when there was none.
+    @discardableResult
+    public mutating func remove(_ key: DescriptorMatch) -> DiscoveryDescriptor? {
+        guard let slot = slotByKey.removeValue(forKey: key), let compiled = slots[slot] else { return nil }
+        file(compiled, slot: slot, adding: false)
+        slots[slot] = nil
+        freeSlots.append(slot)
+        idsByApp[key.app]?.remove(key.descriptorID)
+        if idsByApp[key.app]?.isEmpty == true { idsByApp[key.app] = nil }
+        return compiled.descriptor
+    }
+
+    /// Deactivates every descriptor of `app` (its session ended).
+    public mutating func removeAll(of app: AppID) {
+        for id in idsByApp[app] ?? [] { remove(DescriptorMatch(app: app, descriptorID: id)) }
+    }
+
+    /// The (app, descriptor) pairs the advertisement matches, judged on its own RSSI.
+    public func matches(_ advertisement: Advertisement) -> Set<DescriptorMatch> {
+        matches(advertisement, rssi: advertisement.rssi.map(Int.init))
+    }
+
+    /// The same, judging range and minimum RSSI on `rssi` instead (the
+    /// registry passes its smoothed value, so one strong packet does not make
+    /// a far device `.immediate`).
+    public func matches(_ advertisement: Advertisement, rssi: Int?) -> Set<DescriptorMatch> {
+        var heard = HeardAdvertisement(data: advertisement.data, rssi: rssi)
+        var result = Set<DescriptorMatch>()
+        let data = advertisement.data
+        for company in data.manufacturerData.keys {
+            check(byCompanyIdentifier[company], &heard, into: &result)
+        }
+        if !byServiceUUID.isEmpty {
+            for uuid in data.completeServiceUUIDs { check(byServiceUUID[uuid], &heard, into: &result) }
+            for uuid in data.incompleteServiceUUIDs where !data.completeServiceUUIDs.contains(uuid) {
+                check(byServiceUUID[uuid], &heard, into: &result)
+            }
+            for uuid in data.serviceData.keys
+            where !data.completeServiceUUIDs.contains(uuid) && !data.incompleteServiceUUIDs.contains(uuid) {
+                check(byServiceUUID[uuid], &heard, into: &result)
+            }
+        }
+        return result
+    }
+
+    /// The (app, descriptor) pairs the BSS matches.
+    public func matches(_ network: WiFiNetwork) -> Set<DescriptorMatch> {
+        var result = Set<DescriptorMatch>()
+        let ssid = network.ssid.bytes
+        for slot in bySSID[ssid] ?? [] where slots[slot]!.matches(network) { result.insert(slots[slot]!.key) }
+        if !bySSIDPrefix.isEmpty, !ssid.isEmpty {
+            for length in 1...min(ssid.count, SSID.maximumLength) where prefixLengthCounts[length] > 0 {
+                for slot in bySSIDPrefix[Array(ssid[0..<length])] ?? [] where slots[slot]!.matches(network) {
+                    result.insert(slots[slot]!.key)
+                }
+            }
+        }
+        return result
+    }
+
+    /// What `matches(_:rssi:)` returns, found the slow way: every descriptor
+    /// checked in turn. The reference the index is tested against.
+    public func matchesByScanningAll(_ advertisement: Advertisement, rssi: Int?) -> Set<DescriptorMatch> {
+        var heard = HeardAdvertisement(data: advertisement.data, rssi: rssi)
+        var result = Set<DescriptorMatch>()
+        for case let compiled? in slots where compiled.matches(&heard) { result.insert(compiled.key) }
+        return result
+    }
+
+    public func matchesByScanningAll(_ advertisement: Advertisement) -> Set<DescriptorMatch> {
+        matchesByScanningAll(advertisement, rssi: advertisement.rssi.map(Int.init))
+    }
+
+    /// What `matches(_:)` returns for a BSS, found by checking every descriptor.
+    public func matchesByScanningAll(_ network: WiFiNetwork) -> Set<DescriptorMatch> {
+        var result = Set<DescriptorMatch>()
+        for case let compiled? in slots where compiled.matches(network) { result.insert(compiled.key) }
+        return result
+    }
+
+    private func check(_ bucket: [Int]?, _ heard: inout HeardAdvertisement, into result: inout Set<DescriptorMatch>) {
+        guard let bucket else { return }
+        for slot in bucket {
+            // Slots in a bucket are always occupied: removal unfiles before it frees.
+            let compiled = slots[slot]!
+            if compiled.matches(&heard) { result.insert(compiled.key) }
+        }
+    }
+
+    /// Files the descriptor under its keys, or takes it out of them.
+    private mutating func file(_ compiled: CompiledDescriptor, slot: Int, adding: Bool) {
+        if compiled.matchesBluetooth {
+            if let company = compiled.companyIdentifier {
+                Self.update(&byCompanyIdentifier, company, slot, adding)
+            } else if let uuid = compiled.serviceUUID {
+                Self.update(&byServiceUUID, uuid, slot, adding)
+            }
+        }
+        if compiled.matchesWiFi {
+            if let ssid = compiled.ssid {
+                Self.update(&bySSID, ssid, slot, adding)
+            } else if let prefix = compiled.ssidPrefix {
+                Self.update(&bySSIDPrefix, prefix, slot, adding)
+                prefixLengthCounts[prefix.count] += adding ? 1 : -1
+            }
+        }
+    }
+
+    private static func update<Key: Hashable>(_ buckets: inout [Key: [Int]], _ key: Key, _ slot: Int, _ adding: Bool) {
+        if adding {
+            buckets[key, default: []].append(slot)
+            return
+        }
+        guard var bucket = buckets[key], let position = bucket.firstIndex(of: slot) else { return }
+        bucket.swapAt(position, bucket.count - 1)
+        bucket.removeLast()
+        buckets[key] = bucket.isEmpty ? nil : bucket
+    }
+}

@@ -1,0 +1,219 @@
+/// Everything the agent has heard nearby, and which apps' descriptors each
+/// device is present for. Pure: time comes in as an argument, from whatever
+/// `MonotonicClock` the caller holds.
+///
+/// - Bluetooth devices are keyed by address and type; a scan response is
+///   merged into the device's advertisement before matching, since it often
+///   carries the name a descriptor asks for. Wi-Fi accessories are keyed by BSSID.
+/// - Range and minimum RSSI are judged on a moving average, so one strong
+///   packet does not make a far device `.immediate`.
+/// - A device `appeared` for a descriptor the first time it matches it, and is
+///   `lost` for it once it has not matched it for longer than its learned
+///   interval allows (see `PresenceConfiguration`).
+/// - The table is bounded: when full, the least recently heard device that
+///   matches nothing is evicted first, and only when every tracked device
+///   matches something, the least recently heard of those (reported `lost`
+///   with reason `.evicted`), so a crowd of phones cannot push out the
+///   accessories apps care about.
+public struct AccessoryRegistry: Sendable {
+    public let configuration: PresenceConfiguration
+
+    private var slots: [TrackedAccessory?] = []
+    private var freeSlots: [Int] = []
+    private var slotByKey: [AccessoryKey: Int] = [:]
+    private var recency = RecencyLists(lists: 2)
+    /// Which recency list each occupied slot is in.
+    private var listOfSlot: [Int] = []
+    private static let unmatchedList = 0
+    private static let matchedList = 1
+
+    public init(configuration: PresenceConfiguration = PresenceConfiguration()) {
+        self.configuration = configuration
+    }
+
+    public var count: Int { slotByKey.count }
+
+    public subscript(key: AccessoryKey) -> TrackedAccessory? {
+        slotByKey[key].flatMap { slots[$0] }
+    }
+
+    /// Every tracked device, in no particular order.
+    public var accessories: [TrackedAccessory] { slots.compactMap { $0 } }
+
+    /// Notes an advertising report or scan response heard at `now`, matches
+    /// the device's merged advertisement against `index`, and returns what changed.
+    public mutating func record(
+        _ report: Advertisement, at now: MonotonicInstant, matchingWith index: MatchingIndex
+    ) -> [PresenceEvent] {
+        var events: [PresenceEvent] = []
+        let slot = slot(for: .bluetooth(report.device), at: now, events: &events)
+        var tracked = slots[slot]!
+        slots[slot] = nil  // keeps the copy unique while it changes
+        let merged = tracked.advertisement?.merging(report) ?? report
+        tracked.advertisement = merged
+        if !report.properties.contains(.scanResponse) {
+            tracked.interval.record(now, window: configuration.intervalWindow)
+        }
+        if let rssi = report.rssi { tracked.smooth(Int(rssi), weightPercent: configuration.rssiSmoothingPercent) }
+        let matched = index.matches(merged, rssi: tracked.rssi)
+        touch(&tracked, slot: slot, at: now, matched: matched, events: &events)
+        slots[slot] = tracked
+        return events
+    }
+
+    /// Notes a BSS from a scan finished at `now`, matches it against `index`,
+    /// and returns what changed. The kernel keeps BSSes it heard in earlier
+    /// scans and reports how long ago it last heard each
+    /// (`seenMillisecondsAgo`): the BSS counts as heard at `now` minus that
+    /// age, so a stale cache entry neither refreshes presence nor teaches a
+    /// false interval.
+    public mutating func record(
+        _ network: WiFiNetwork, at now: MonotonicInstant, matchingWith index: MatchingIndex
+    ) -> [PresenceEvent] {
+        var events: [PresenceEvent] = []
+        let heard = network.seenMillisecondsAgo.map { now.advanced(by: .milliseconds(-Int64($0))) } ?? now
+        let isNew = slotByKey[.wifi(network.bssid)] == nil
+        // A BSS the cache has held longer than an unknown device may stay silent is not nearby.
+        if isNew, Self.silence(from: heard, to: now) >= configuration.allowedSilence(interval: nil) { return [] }
+        let slot = slot(for: .wifi(network.bssid), at: heard, events: &events)
+        var tracked = slots[slot]!
+        slots[slot] = nil
+        tracked.network = network
+        if isNew || heard > tracked.lastHeard {
+            tracked.interval.record(heard, window: configuration.intervalWindow)
+            if let signal = network.signalDBm { tracked.smooth(signal, weightPercent: configuration.rssiSmoothingPercent) }
+            var judged = network
+            judged.signalDBm = tracked.rssi
+            let matched = index.matches(judged)
+            touch(&tracked, slot: slot, at: heard, matched: matched, events: &events)
+        }
+        slots[slot] = tracked
+        return events
+    }
+
+    /// Reports `lost` for every descriptor a device has not matched for longer
+    /// than it may, and drops devices silent for that long.
+    public mutating func expire(at now: MonotonicInstant) -> [PresenceEvent] {
+        var events: [PresenceEvent] = []
+        for slot in slots.indices {
+            guard var tracked = slots[slot] else { continue }
+            let allowed = allowedSilence(tracked)
+            var gone = Set<DescriptorMatch>()
+            for (match, instant) in tracked.lastMatched where Self.silence(from: instant, to: now) >= allowed {
+                gone.insert(match)
+            }
+            let silent = Self.silence(from: tracked.lastHeard, to: now) >= allowed
+            if silent { gone.formUnion(tracked.lastMatched.keys) }
+            if !gone.isEmpty {
+                events.append(PresenceEvent(kind: .lost(.silent), accessory: tracked.key, matches: gone, at: now))
+            }
+            if silent {
+                release(slot)
+            } else if !gone.isEmpty {
+                for match in gone { tracked.lastMatched[match] = nil }
+                slots[slot] = tracked
+                relist(slot, present: tracked.isPresent)
+            }
+        }
+        return events
+    }
+
+    /// The earliest instant at which `expire` will have something to do, for
+    /// the daemon's timer; nil when nothing is tracked.
+    public func nextDeadline() -> MonotonicInstant? {
+        var earliest: MonotonicInstant?
+        for case let tracked? in slots {
+            let since = tracked.lastMatched.values.min().map { min($0, tracked.lastHeard) } ?? tracked.lastHeard
+            let deadline = since.advanced(by: .nanoseconds(Int64(clamping: allowedSilence(tracked))))
+            earliest = min(earliest ?? deadline, deadline)
+        }
+        return earliest
+    }
+
+    /// Drops a descriptor that was removed from the index, without events: its app asked for it.
+    public mutating func forget(_ match: DescriptorMatch) {
+        forget { $0 == match }
+    }
+
+    /// Drops every descriptor of an app whose session ended.
+    public mutating func forgetAll(of app: AppID) {
+        forget { $0.app == app }
+    }
+
+    private mutating func forget(where shouldForget: (DescriptorMatch) -> Bool) {
+        for slot in slots.indices {
+            guard var tracked = slots[slot], tracked.lastMatched.keys.contains(where: shouldForget) else { continue }
+            slots[slot] = nil
+            tracked.lastMatched = tracked.lastMatched.filter { !shouldForget($0.key) }
+            slots[slot] = tracked
+            relist(slot, present: tracked.isPresent)
+        }
+    }
+
+    private func allowedSilence(_ tracked: TrackedAccessory) -> UInt64 {
+        configuration.allowedSilence(interval: tracked.interval.learned(needed: configuration.intervalSamplesNeeded))
+    }
+
+    private static func silence(from instant: MonotonicInstant, to now: MonotonicInstant) -> UInt64 {
+        now > instant ? now.nanoseconds - instant.nanoseconds : 0
+    }
+
+    /// The slot of `key`, making room and a fresh entry when it is new.
+    private mutating func slot(for key: AccessoryKey, at now: MonotonicInstant, events: inout [PresenceEvent]) -> Int {
+        if let slot = slotByKey[key] { return slot }
+        if slotByKey.count >= configuration.capacity { evictOne(at: now, events: &events) }
+        let slot: Int
+        if let free = freeSlots.popLast() {
+            slot = free
+            slots[slot] = TrackedAccessory(key: key, at: now)
+        } else {
+            slot = slots.count
+            slots.append(TrackedAccessory(key: key, at: now))
+            listOfSlot.append(Self.unmatchedList)
+        }
+        slotByKey[key] = slot
+        listOfSlot[slot] = Self.unmatchedList
+        recency.pushFront(slot, list: Self.unmatchedList)
+        return slot
+    }
+
+    private mutating func touch(
+        _ tracked: inout TrackedAccessory, slot: Int, at now: MonotonicInstant,
+        matched: Set<DescriptorMatch>, events: inout [PresenceEvent]
+    ) {
+        tracked.lastHeard = now
+        var appeared = Set<DescriptorMatch>()
+        for match in matched {
+            if tracked.lastMatched.updateValue(now, forKey: match) == nil { appeared.insert(match) }
+        }
+        if !appeared.isEmpty {
+            events.append(PresenceEvent(kind: .appeared, accessory: tracked.key, matches: appeared, at: now))
+        }
+        relist(slot, present: tracked.isPresent)
+    }
+
+    /// Moves the slot to the front of the list its presence puts it in.
+    private mutating func relist(_ slot: Int, present: Bool) {
+        recency.remove(slot, list: listOfSlot[slot])
+        listOfSlot[slot] = present ? Self.matchedList : Self.unmatchedList
+        recency.pushFront(slot, list: listOfSlot[slot])
+    }
+
+    private mutating func evictOne(at now: MonotonicInstant, events: inout [PresenceEvent]) {
+        guard let slot = recency.last(of: Self.unmatchedList) ?? recency.last(of: Self.matchedList),
+            let tracked = slots[slot]
+        else { return }
+        if tracked.isPresent {
+            events.append(PresenceEvent(kind: .lost(.evicted), accessory: tracked.key, matches: tracked.matches, at: now))
+        }
+        release(slot)
+    }
+
+    private mutating func release(_ slot: Int) {
+        guard let tracked = slots[slot] else { return }
+        recency.remove(slot, list: listOfSlot[slot])
+        slotByKey[tracked.key] = nil
+        slots[slot] = nil
+        freeSlots.append(slot)
+    }
+}
