@@ -20,11 +20,18 @@ public final class Daemon {
     private let notifier = ServiceManagerNotifier()
     private var loop: EventLoop?
     private var radios = RadioInventory(bluetoothControllers: [], wifiInterfaces: [])
+    private let appLoader: AppCatalogLoader
+    /// The apps that may ask for accessories, from their manifests.
+    public private(set) var apps = AppManifestCatalog()
 
-    public init(sources: ConfigurationSources, configuration: DaemonConfiguration, logLevelOverride: Logger.Level?) {
+    public init(
+        sources: ConfigurationSources, configuration: DaemonConfiguration, logLevelOverride: Logger.Level?,
+        appLoader: AppCatalogLoader = AppCatalogLoader()
+    ) {
         self.sources = sources
         self.configuration = configuration
         self.logLevelOverride = logLevelOverride
+        self.appLoader = appLoader
         logger = Logger(label: Self.identifier)
         logger.logLevel = logLevelOverride ?? configuration.logLevel
     }
@@ -68,6 +75,7 @@ public final class Daemon {
 
             logger.log(.daemonStarted, level: .info, "accessoryd \(Version.current) starting",
                        metadata: ["version": "\(Version.current)", "watchdog": "\(loop.watchdogEnabled)"])
+            loadApps()
             radios = try RadioInventory.probe(configuration)
             logRadios(radios)
             if radios.isEmpty {
@@ -100,7 +108,29 @@ public final class Daemon {
         } else {
             logger.warning("Keeping the running configuration")
         }
+        loadApps()
         notifier.ready(status: radios.summary)
+    }
+
+    /// Reads the manifests; a refused file keeps only its own app out.
+    private func loadApps() {
+        let (catalog, unreadable) = appLoader.load()
+        for error in catalog.errors {
+            var metadata: Logger.Metadata = ["manifest.file": "\(error.source)"]
+            if let line = error.line { metadata["manifest.line"] = "\(line)" }
+            logger.log(.manifestInvalid, level: .error, "App manifest refused: \(error)", metadata: metadata)
+        }
+        for error in unreadable {
+            logger.log(.manifestInvalid, level: .error, "App manifest unreadable: \(error)")
+        }
+        apps = catalog
+        let names = catalog.manifests.keys.sorted().map(\.description)
+        logger.log(.appsLoaded, level: .info,
+                   "\(names.count) app(s) may ask for accessories\(names.isEmpty ? "" : ": " + names.joined(separator: ", "))",
+                   metadata: [
+                    "apps": .array(names.map { .string($0) }),
+                    "manifest.errors": "\(catalog.errors.count + unreadable.count)",
+                   ])
     }
 
     private func logRadios(_ inventory: RadioInventory) {

@@ -10,3 +10,5 @@
 // ioctl request numbers are function-like macros, which Swift cannot import.
 static const unsigned long accessory_HCIGETDEVLIST = HCIGETDEVLIST;
 static const unsigned long accessory_HCIGETDEVINFO = HCIGETDEVINFO;
+static const unsigned long accessory_HCIDEVUP = HCIDEVUP;
+static const unsigned long accessory_HCIDEVDOWN = HCIDEVDOWN;

@@ -12,6 +12,8 @@ public enum MessageID: String, CaseIterable, Sendable {
     case configurationReloaded = "a09cf926a21449fc91fa936e6e497435"
     case noRadios = "92b497be99bf402aaac3d8c8c952d119"
     case radiosProbed = "4bebbc5fbd5d4b0991b9735aab70a1c1"
+    case appsLoaded = "f1cbfacd222e477f9647dd3e84ea8fa3"
+    case manifestInvalid = "594d6aa5732b4097af31d2b1183c4b3b"
 
     /// The metadata key a log call sets to tag its entry with this class;
     /// the journald handler writes it as the MESSAGE_ID field.
