@@ -23,6 +23,9 @@ public enum IEParsingError: Error, Hashable, Sendable {
     case wpaTruncated(field: SecurityElementField)
     /// A WPA element with a version other than 1.
     case wpaUnsupportedVersion(UInt16)
+    /// A vendor element handed to the WPA or OWE Transition parser does not open
+    /// with that element's OUI and type.
+    case unexpectedVendorHeader(expected: [UInt8], actual: [UInt8])
     /// An OWE Transition Mode element that ends inside the named field.
     case oweTransitionTruncated(field: OWETransitionElement.Field)
     /// An OWE Transition Mode element whose SSID is longer than 32 bytes.

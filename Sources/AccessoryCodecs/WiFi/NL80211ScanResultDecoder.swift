@@ -32,7 +32,7 @@ public enum NL80211ScanResultDecoder {
     public static func decodeScanResult(
         _ message: NetlinkMessage
     ) throws(NL80211DecodingError) -> NL80211ScanResult {
-        guard message.header.type > NetlinkMessageHeader.MessageType.overrun else {
+        guard message.header.type >= NetlinkMessageHeader.MessageType.firstFamilyType else {
             throw .notAScanResult(messageType: message.header.type)
         }
         let generic: GenericNetlinkMessage

@@ -9,6 +9,8 @@ public struct NetlinkMessageHeader: Hashable, Sendable {
         public static let error: UInt16 = 2
         public static let done: UInt16 = 3
         public static let overrun: UInt16 = 4
+        /// NLMSG_MIN_TYPE: types below it are netlink's own control messages.
+        public static let firstFamilyType: UInt16 = 0x10
     }
 
     public enum Flags {
@@ -97,7 +99,8 @@ public struct NetlinkMessageReader: Sendable {
         guard length >= UInt32(NetlinkMessageHeader.length) else {
             throw .messageLengthTooShort(offset: offset, length: length)
         }
-        guard length <= UInt32(available),
+        // Compared as UInt64 so that neither side can trap converting on a 32-bit host.
+        guard UInt64(length) <= UInt64(available),
             let payload = reader.take(Int(length) - NetlinkMessageHeader.length)
         else { throw .messageLengthPastEnd(offset: offset, length: length, available: available) }
         reader.skip(upTo: NetlinkAttribute.alignedLength(Int(length)) - Int(length))

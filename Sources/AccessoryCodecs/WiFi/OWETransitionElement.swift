@@ -20,6 +20,9 @@ public struct OWETransitionElement: Hashable, Sendable {
 
     /// Parses a vendor element's body, the OUI and type included.
     public init(parsingVendorBody body: ArraySlice<UInt8>) throws(IEParsingError) {
+        guard Self.matches(vendorBody: body) else {
+            throw .unexpectedVendorHeader(expected: Self.header, actual: Array(body.prefix(4)))
+        }
         var reader = WiFiByteReader(body.dropFirst(Self.header.count))
         guard let octets = reader.take(6), let bssid = BSSID(octets: octets) else {
             throw .oweTransitionTruncated(field: .bssid)

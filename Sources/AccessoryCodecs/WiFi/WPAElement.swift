@@ -20,6 +20,9 @@ public struct WPAElement: Hashable, Sendable {
 
     /// Parses a vendor element's body, the OUI and type included.
     public init(parsingVendorBody body: ArraySlice<UInt8>) throws(IEParsingError) {
+        guard Self.matches(vendorBody: body) else {
+            throw .unexpectedVendorHeader(expected: Self.header, actual: Array(body.prefix(4)))
+        }
         var fields = SecurityElementFieldReader(body.dropFirst(Self.header.count))
         do throws(SecurityElementTruncation) {
             version = try fields.version()

@@ -245,6 +245,9 @@ struct SecurityElementTests {
         #expect(throws: IEParsingError.wpaTruncated(field: .akmSuites)) {
             try WPAElement(parsingVendorBody: Self.wpaVendorBody.prefix(21))
         }
+        #expect(throws: IEParsingError.unexpectedVendorHeader(expected: WPAElement.header, actual: [0x00, 0x50, 0xF2, 0x04])) {
+            try WPAElement(parsingVendorBody: [0x00, 0x50, 0xF2, 0x04, 0x01, 0x00][...])
+        }
         #expect(throws: IEParsingError.wpaUnsupportedVersion(3)) {
             try WPAElement(parsingVendorBody: [0x00, 0x50, 0xF2, 0x01, 0x03, 0x00][...])
         }
