@@ -41,10 +41,8 @@ public enum NL80211ScanResultDecoder {
             throw .unexpectedCommand(generic.command)
         }
         let attributes = generic.attributes
-        let interfaceIndex = try attributes[NL80211.Attribute.interfaceIndex].map {
-            (attribute) throws(NL80211DecodingError) in
-            try field(.interfaceIndex) { () throws(NetlinkDecodingError) in try attribute.uint32() }
-        }
+        let interfaceIndex = try optional(
+            attributes, NL80211.Attribute.interfaceIndex, .interfaceIndex, as: UInt32.self)
         guard let bss = attributes[NL80211.Attribute.bss] else { throw .missingAttribute(.bss) }
         return try decodeScanResult(bssAttributes: bss.payload, interfaceIndex: interfaceIndex)
     }
@@ -63,16 +61,13 @@ public enum NL80211ScanResultDecoder {
         guard let bssid = BSSID(octets: bssidAttribute.payload) else {
             throw .invalidBSSIDLength(bssidAttribute.payload.count)
         }
-        let frequency = try required(bss, Key.frequency, .frequency) { a throws(NetlinkDecodingError) in try a.uint32() }
-        let capability = try required(bss, Key.capability, .capability) { a throws(NetlinkDecodingError) in try a.uint16() }
-        let signalMBm = try optional(bss, Key.signalMBm, .signalMBm) { a throws(NetlinkDecodingError) in try a.int32() }
-        let signalUnspecified = try optional(bss, Key.signalUnspecified, .signalUnspecified) {
-            a throws(NetlinkDecodingError) in try a.uint8()
-        }
-        let seen = try optional(bss, Key.seenMillisecondsAgo, .seenMillisecondsAgo) {
-            a throws(NetlinkDecodingError) in try a.uint32()
-        }
-        let rawStatus = try optional(bss, Key.status, .status) { a throws(NetlinkDecodingError) in try a.uint32() }
+        let frequency = try required(bss, Key.frequency, .frequency, as: UInt32.self)
+        let capability = try required(bss, Key.capability, .capability, as: UInt16.self)
+        let signalMBm = try optional(bss, Key.signalMBm, .signalMBm, as: Int32.self)
+        let signalUnspecified = try optional(
+            bss, Key.signalUnspecified, .signalUnspecified, as: UInt8.self)
+        let seen = try optional(bss, Key.seenMillisecondsAgo, .seenMillisecondsAgo, as: UInt32.self)
+        let rawStatus = try optional(bss, Key.status, .status, as: UInt32.self)
         var status: NL80211.BSSStatus?
         if let rawStatus {
             guard let known = NL80211.BSSStatus(rawValue: rawStatus) else {
@@ -124,27 +119,21 @@ public enum NL80211ScanResultDecoder {
         }
     }
 
-    // MARK: Attribute helpers that name the field in the error.
+    // MARK: Integer attributes, with the field named in the error.
 
-    private static func field<T>(
-        _ name: NL80211Field, _ read: () throws(NetlinkDecodingError) -> T
+    private static func required<T: FixedWidthInteger>(
+        _ attributes: NetlinkAttributes, _ type: UInt16, _ name: NL80211Field, as _: T.Type
     ) throws(NL80211DecodingError) -> T {
-        do { return try read() } catch { throw .invalidAttribute(name, error) }
+        guard let value = try optional(attributes, type, name, as: T.self) else {
+            throw .missingAttribute(name)
+        }
+        return value
     }
 
-    private static func required<T>(
-        _ attributes: NetlinkAttributes, _ type: UInt16, _ name: NL80211Field,
-        _ read: (NetlinkAttribute) throws(NetlinkDecodingError) -> T
-    ) throws(NL80211DecodingError) -> T {
-        guard let attribute = attributes[type] else { throw .missingAttribute(name) }
-        return try field(name) { () throws(NetlinkDecodingError) in try read(attribute) }
-    }
-
-    private static func optional<T>(
-        _ attributes: NetlinkAttributes, _ type: UInt16, _ name: NL80211Field,
-        _ read: (NetlinkAttribute) throws(NetlinkDecodingError) -> T
+    private static func optional<T: FixedWidthInteger>(
+        _ attributes: NetlinkAttributes, _ type: UInt16, _ name: NL80211Field, as _: T.Type
     ) throws(NL80211DecodingError) -> T? {
         guard let attribute = attributes[type] else { return nil }
-        return try field(name) { () throws(NetlinkDecodingError) in try read(attribute) }
+        do { return try attribute.integer(as: T.self) } catch { throw .invalidAttribute(name, error) }
     }
 }

@@ -35,25 +35,16 @@ public struct NetlinkAttribute: Hashable, Sendable {
 
     // MARK: Typed payloads. Each checks the exact size, as the kernel's nla_policy does.
 
-    public func uint8() throws(NetlinkDecodingError) -> UInt8 {
-        UInt8(try unsigned(byteCount: 1))
+    /// The payload as an integer of exactly `T`'s width (signed types by two's complement).
+    public func integer<T: FixedWidthInteger>(as type: T.Type) throws(NetlinkDecodingError) -> T {
+        T(truncatingIfNeeded: try unsigned(byteCount: T.bitWidth / 8))
     }
 
-    public func uint16() throws(NetlinkDecodingError) -> UInt16 {
-        UInt16(truncatingIfNeeded: try unsigned(byteCount: 2))
-    }
-
-    public func uint32() throws(NetlinkDecodingError) -> UInt32 {
-        UInt32(truncatingIfNeeded: try unsigned(byteCount: 4))
-    }
-
-    public func int32() throws(NetlinkDecodingError) -> Int32 {
-        Int32(bitPattern: try uint32())
-    }
-
-    public func uint64() throws(NetlinkDecodingError) -> UInt64 {
-        try unsigned(byteCount: 8)
-    }
+    public func uint8() throws(NetlinkDecodingError) -> UInt8 { try integer(as: UInt8.self) }
+    public func uint16() throws(NetlinkDecodingError) -> UInt16 { try integer(as: UInt16.self) }
+    public func uint32() throws(NetlinkDecodingError) -> UInt32 { try integer(as: UInt32.self) }
+    public func int32() throws(NetlinkDecodingError) -> Int32 { try integer(as: Int32.self) }
+    public func uint64() throws(NetlinkDecodingError) -> UInt64 { try integer(as: UInt64.self) }
 
     /// The payload as the attributes nested in it.
     public func nested() throws(NetlinkDecodingError) -> NetlinkAttributes {
