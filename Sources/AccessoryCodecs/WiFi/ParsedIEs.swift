@@ -26,14 +26,16 @@ public struct ParsedIEs: Hashable, Sendable {
         heOperation?.sixGHzOperation?.primaryChannel ?? dsChannel ?? htOperation?.primaryChannel
     }
 
-    /// The band the elements imply: 6 GHz operation information means 6 GHz; a DS
-    /// Parameter Set or a primary channel of 14 or below means 2.4 GHz; VHT
-    /// operation or a higher primary channel means 5 GHz. Nil when they say nothing.
-    /// nl80211's frequency is authoritative; this is for frames heard without it.
+    /// The band the elements imply: 6 GHz operation information means 6 GHz;
+    /// otherwise the DS Parameter Set's or HT Operation's channel decides, 14 and
+    /// below being 2.4 GHz (hostapd sends a DS Parameter Set on 5 GHz too); VHT
+    /// operation alone means 5 GHz. Nil when they say nothing. nl80211's frequency
+    /// is authoritative; this is for frames heard without it.
     public var band: WiFiChannel.Band? {
         if heOperation?.sixGHzOperation != nil { return .ghz6 }
-        if dsChannel != nil { return .ghz2_4 }
-        if let channel = htOperation?.primaryChannel { return channel <= 14 ? .ghz2_4 : .ghz5 }
+        if let channel = dsChannel ?? htOperation?.primaryChannel {
+            return channel <= 14 ? .ghz2_4 : .ghz5
+        }
         if vhtOperation != nil { return .ghz5 }
         return nil
     }

@@ -17,8 +17,8 @@ struct IwScanCrossCheckTests {
     }
 
     /// Reads the fields the test compares from iw's text, keyed by BSSID.
-    static func iwTable() throws -> [String: IwBSS] {
-        let text = String(decoding: try WiFiLabFixtures.bytes("iw-scan-wlan13.txt"), as: UTF8.self)
+    static func iwTable(_ file: String) throws -> [String: IwBSS] {
+        let text = String(decoding: try WiFiLabFixtures.bytes(file), as: UTF8.self)
         var table: [String: IwBSS] = [:]
         var current: String?
         var section = ""
@@ -63,15 +63,26 @@ struct IwScanCrossCheckTests {
         }
     }
 
-    @Test func everyBSSAgreesWithIw() throws {
-        let iw = try Self.iwTable()
-        let results = try NL80211ScanResultDecoder.decodeDump(WiFiLabFixtures.scanDump())
+    /// iw's "%d.%.2d dBm".
+    static func iwSignal(_ mBm: Int32) -> String {
+        let hundredths = abs(mBm % 100)
+        return "\(mBm / 100).\(hundredths < 10 ? "0" : "")\(hundredths) dBm"
+    }
+
+    /// Each raw dump with the iw output of the scan that filled the same table.
+    @Test(arguments: [
+        ("nl80211-get-scan-dump.bin", "iw-scan-wlan13.txt"),
+        ("nl80211-get-scan-dump-5-6ghz.bin", "iw-scan-wlan2-5-6ghz.txt"),
+    ])
+    func everyBSSAgreesWithIw(dump: String, iwText: String) throws {
+        let iw = try Self.iwTable(iwText)
+        let results = try NL80211ScanResultDecoder.decodeDump(WiFiLabFixtures.bytes(dump))
         #expect(iw.count == results.count)
         for result in results {
             let theirs = try #require(iw[result.bssid.description])
             #expect(theirs.frequency == result.frequencyMHz)
             #expect(theirs.capability == result.capability)
-            #expect(theirs.signal == "-30.00 dBm")
+            #expect(theirs.signal == result.signalMBm.map(Self.iwSignal))
             #expect(theirs.ssid == result.network.ssid.displayName)
             #expect(theirs.rsnAKMs == Self.iwNames(result.parsedIEs.rsn?.akmSuites ?? []))
             #expect(theirs.wpaAKMs == Self.iwNames(result.parsedIEs.wpa?.akmSuites ?? []))
