@@ -23,6 +23,10 @@ public final class Daemon {
     private let appLoader: AppCatalogLoader
     /// The apps that may ask for accessories, from their manifests.
     public private(set) var apps = AppManifestCatalog()
+    /// Everything heard goes through here.
+    public let discovery = DiscoveryPipeline(clock: SystemMonotonicClock())
+    /// `--monitor`: print every sighting, and keep the radios listening for it.
+    public var monitor: ((DiscoveryPipeline.Sighting) -> Void)?
 
     public init(
         sources: ConfigurationSources, configuration: DaemonConfiguration, logLevelOverride: Logger.Level?,
@@ -82,6 +86,9 @@ public final class Daemon {
                 logger.log(.noRadios, level: .notice,
                            "No Bluetooth controller or Wi-Fi interface found; waiting for one to appear")
             }
+
+            if let monitor { discovery.onSighting(monitor) }
+            // Radios: the discovery components start here, on this loop.
 
             notifier.ready(status: radios.summary)
             logger.log(.daemonReady, level: .notice, "accessoryd is ready: \(radios.summary)")

@@ -30,6 +30,9 @@ struct AccessoryDaemonCommand: ParsableCommand {
     @Flag(name: .long, help: "List the Bluetooth controllers and Wi-Fi interfaces the kernel offers, then exit.")
     var probe = false
 
+    @Flag(name: .long, help: "Also print every device heard, one line per update, on stdout (for checking the radios).")
+    var monitor = false
+
     mutating func validate() throws {
         if let logLevel, Logger.Level(rawValue: logLevel.lowercased()) == nil {
             throw ValidationError("'\(logLevel)' is not a log level (trace, debug, info, notice, warning, error, critical)")
@@ -45,6 +48,9 @@ struct AccessoryDaemonCommand: ParsableCommand {
         let daemon = Daemon(
             sources: sources, configuration: configuration,
             logLevelOverride: logLevel.flatMap { Logger.Level(rawValue: $0.lowercased()) })
+        if monitor {
+            daemon.monitor = { print(MonitorLine.format($0)) }
+        }
         let status = probe ? daemon.probe() : daemon.run()
         if status != 0 { throw ExitCode(status) }
     }

@@ -1,0 +1,62 @@
+import AccessoryCore
+
+/// Where everything the radios hear goes: into the registry, matched against
+/// every app's descriptors, and out as sightings (for the monitor) and
+/// presence events (for the apps). Owned by the event loop's thread.
+public final class DiscoveryPipeline {
+    /// One thing heard, after merging into what was known of the device.
+    public enum Sighting {
+        case bluetooth(Advertisement, matches: Set<DescriptorMatch>)
+        case wifi(WiFiNetwork, matches: Set<DescriptorMatch>)
+    }
+
+    public private(set) var registry: AccessoryRegistry
+    public var index: MatchingIndex
+    private let clock: any MonotonicClock
+    private var sightingObservers: [(Sighting) -> Void] = []
+    private var presenceObservers: [(PresenceEvent) -> Void] = []
+
+    public init(clock: any MonotonicClock, presence: PresenceConfiguration = PresenceConfiguration(),
+                matching: MatchingConfiguration = MatchingConfiguration()) {
+        self.clock = clock
+        registry = AccessoryRegistry(configuration: presence)
+        index = MatchingIndex(configuration: matching)
+    }
+
+    public var now: MonotonicInstant { clock.now }
+
+    public func onSighting(_ observer: @escaping (Sighting) -> Void) { sightingObservers.append(observer) }
+    public func onPresence(_ observer: @escaping (PresenceEvent) -> Void) { presenceObservers.append(observer) }
+
+    /// Whether anyone wants every sighting (the monitor), not only matches.
+    public var hasSightingObservers: Bool { !sightingObservers.isEmpty }
+
+    public func record(_ advertisement: Advertisement) {
+        let events = registry.record(advertisement, at: clock.now, matchingWith: index)
+        if !sightingObservers.isEmpty {
+            let merged = registry[.bluetooth(advertisement.device)]?.advertisement ?? advertisement
+            let sighting = Sighting.bluetooth(merged, matches: index.matches(merged))
+            sightingObservers.forEach { $0(sighting) }
+        }
+        deliver(events)
+    }
+
+    public func record(_ network: WiFiNetwork) {
+        let events = registry.record(network, at: clock.now, matchingWith: index)
+        if !sightingObservers.isEmpty {
+            let sighting = Sighting.wifi(network, matches: index.matches(network))
+            sightingObservers.forEach { $0(sighting) }
+        }
+        deliver(events)
+    }
+
+    /// Presence losses due by now; the daemon calls this from a timer set to
+    /// `nextDeadline`.
+    public func expire() { deliver(registry.expire(at: clock.now)) }
+
+    public var nextDeadline: MonotonicInstant? { registry.nextDeadline() }
+
+    private func deliver(_ events: [PresenceEvent]) {
+        for event in events { presenceObservers.forEach { $0(event) } }
+    }
+}
