@@ -1,5 +1,7 @@
 #!/bin/sh
-# Lab capture for AccessoryCodecs Bluetooth fixtures. Runs inside the vng VM.
+# Lab capture for the AccessoryCodecs Bluetooth fixtures; runs inside the vng VM:
+#   vng --run /boot/vmlinuz-6.1.0-56-amd64 --user root --disable-kvm --rwdir /tmp/btcap --exec /tmp/btcap/capture.sh
+# then copy /tmp/btcap/out/*.btsnoop and *.btmon.txt here (renamed lab-*).
 set -x
 OUT=/tmp/btcap/out
 mkdir -p $OUT
