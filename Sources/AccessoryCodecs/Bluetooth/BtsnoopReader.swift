@@ -42,9 +42,10 @@ public struct BtsnoopReader: Sendable {
         guard includedLength <= originalLength else {
             throw .includedLengthExceedsOriginal(offset: offset, includedLength: includedLength, originalLength: originalLength)
         }
-        guard Int(exactly: includedLength).map({ $0 <= cursor.remainingCount }) == true,
-            let packet = cursor.read(count: Int(includedLength))
-        else { throw .recordLengthPastEnd(offset: offset, includedLength: includedLength, available: cursor.remainingCount) }
+        // Int(exactly:) matters on 32-bit boards, where a length near 4 GiB does not fit.
+        guard let count = Int(exactly: includedLength), let packet = cursor.read(count: count) else {
+            throw .recordLengthPastEnd(offset: offset, includedLength: includedLength, available: cursor.remainingCount)
+        }
 
         let timestamp = Int64(bitPattern: rawTimestamp)
         let record: BtsnoopRecord

@@ -57,7 +57,7 @@ struct HCIEventDecodingTests {
     @Test func commandDisallowedFromTheLab() throws {
         let statuses = try commandCompletes(.leSetScanParameters).map(\.status)
         #expect(statuses == [.success, .commandDisallowed])
-        #expect(try commandCompletes(.leSetScanParameters).last?.returnParameters == HCIReturnParameters.none)
+        #expect(try commandCompletes(.leSetScanParameters).last?.returnParameters == HCIReturnParameters.noParameters)
     }
 
     /// The LE-only emulated controller refuses extended scanning with a Command Status.
@@ -98,7 +98,7 @@ struct HCIEventDecodingTests {
         #expect(
             event
                 == .commandComplete(
-                    HCICommandComplete(allowedCommandPackets: 1, opcode: .noOperation, status: nil, returnParameters: .none)))
+                    HCICommandComplete(allowedCommandPackets: 1, opcode: .noOperation, status: nil, returnParameters: .noParameters)))
     }
 
     @Test func otherEventsKeepTheirParameters() throws {

@@ -126,7 +126,7 @@ struct MalformedInputTests {
                 == .commandComplete(
                     HCICommandComplete(
                         allowedCommandPackets: 1, opcode: .readLocalVersionInformation, status: .controllerBusy,
-                        returnParameters: .none)))
+                        returnParameters: .noParameters)))
     }
 
     @Test func commandStatusMustBeFourOctets() {
