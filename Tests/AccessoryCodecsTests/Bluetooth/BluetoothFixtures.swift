@@ -18,6 +18,7 @@ enum BluetoothFixtures {
 
     static let passiveScan = "lab-passive-scan.btsnoop"
     static let activeScanResponse = "lab-active-scan-response.btsnoop"
+    static let extendedScan = "lab-extended-scan.btsnoop"
 
     /// The lab's emulated controllers: hci0 scans, hci1 advertises.
     static let scannerIndex: UInt16 = 0
