@@ -62,6 +62,43 @@ struct PublishedAdvertisementTests {
         #expect(Array(frame[12...]) == bluetoothHex("E5 15 AA E0 53 F5"))  // instance
     }
 
+    /// Eddystone-URL for https://www.google.com from Google's Linux URL advertiser,
+    /// with its scan response carrying the host name: `hcidump --raw` output
+    /// published in google/eddystone issue #118.
+    @Test func eddystoneURLWithTheNameInTheScanResponse() throws {
+        let advertising = bluetoothHex(
+            """
+            04 3E 21 02 01 00 00 BB 54 C1 60 53 DC 15 02 01 1A 03 03 AA
+            FE 0D 16 AA FE 10 ED 01 67 6F 6F 67 6C 65 07 B7
+            """)
+        let scanResponse = bluetoothHex(
+            """
+            04 3E 23 02 01 04 00 BB 54 C1 60 53 DC 17 16 09 6C 6F 63 61
+            6C 68 6F 73 74 2E 6C 6F 63 61 6C 64 6F 6D 61 69 6E B8
+            """)
+        var decoder = AdvertisingReportDecoder()
+        let heard = [advertising, scanResponse].flatMap { decoder.advertisements(fromEventPacket: $0.dropFirst()) }
+        try #require(heard.count == 2)
+        #expect(decoder.drops.total == 0)
+
+        let beacon = heard[0]
+        #expect(beacon.device == BluetoothDeviceIdentifier(address: BluetoothAddress("DC:53:60:C1:54:BB")!, addressType: .public))
+        #expect(beacon.data.localName == nil)
+        #expect(beacon.data.completeServiceUUIDs == [BluetoothUUID(uuid16: 0xFEAA)])
+        let frame = try #require(beacon.data.serviceData[BluetoothUUID(uuid16: 0xFEAA)])
+        #expect(frame[0] == 0x10)  // URL frame
+        #expect(Int8(bitPattern: frame[1]) == -19)  // TX power at 0 m
+        #expect(frame[2] == 0x01)  // scheme "https://www."
+        #expect(Array(frame[3...]) == Array("google".utf8) + [0x07])  // then ".com"
+
+        #expect(heard[1].properties.contains(.scanResponse))
+        let merged = beacon.merging(heard[1])
+        #expect(merged.data.localName == "localhost.localdomain")
+        #expect(merged.data.flags == 0x1A)
+        #expect(merged.data.serviceData == beacon.data.serviceData)
+        #expect(merged.rssi == -72)
+    }
+
     /// A Govee H5074 thermometer, read from a raw HCI socket; published in
     /// wcbonner/GoveeBTTempLogger issue #55.
     @Test func goveeThermometer() throws {
