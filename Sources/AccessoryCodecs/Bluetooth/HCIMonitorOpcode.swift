@@ -29,6 +29,15 @@ public struct HCIMonitorOpcode: RawRepresentable, Hashable, Sendable, CustomStri
     public static let isoTxPacket = HCIMonitorOpcode(rawValue: 18)
     public static let isoRxPacket = HCIMonitorOpcode(rawValue: 19)
 
+    /// Which way an HCI packet travelled; nil for records that are not HCI packets.
+    public var direction: HCIPacketDirection? {
+        switch self {
+        case .commandPacket, .aclTxPacket, .scoTxPacket, .isoTxPacket: .hostToController
+        case .eventPacket, .aclRxPacket, .scoRxPacket, .isoRxPacket: .controllerToHost
+        default: nil
+        }
+    }
+
     public var description: String {
         let names = [
             "new-index", "delete-index", "command", "event", "acl-tx", "acl-rx", "sco-tx", "sco-rx",
@@ -37,4 +46,9 @@ public struct HCIMonitorOpcode: RawRepresentable, Hashable, Sendable, CustomStri
         ]
         return Int(rawValue) < names.count ? names[Int(rawValue)] : "opcode-\(rawValue)"
     }
+}
+
+public enum HCIPacketDirection: Hashable, Sendable {
+    case hostToController
+    case controllerToHost
 }

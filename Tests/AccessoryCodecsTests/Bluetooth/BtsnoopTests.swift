@@ -21,6 +21,8 @@ struct BtsnoopTests {
 
         let hci = records.filter { $0.opcode == .commandPacket || $0.opcode == .eventPacket }
         #expect(hci.count == 36)
+        #expect(hci.map(\.opcode.direction) == hci.map { $0.opcode == .commandPacket ? .hostToController : .controllerToHost })
+        #expect(records[0].opcode.direction == nil)
         #expect(hci.first?.packet == HCICommand.readLocalVersionInformation.encoded())
         #expect(hci.first?.controllerIndex == BluetoothFixtures.scannerIndex)
         // Captured on 2026-11-22 (the VM's clock): the timestamps convert to Unix time.
