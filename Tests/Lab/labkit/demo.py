@@ -29,6 +29,9 @@ def run(plan, hardware, transcript):
         _describe_radios(lab, config, say)
 
         daemon_path = lab.binary("accessoryd")
+        say(f"Asking accessoryd what it sees… ({daemon_path} --probe --log-target=journal)")
+        probe = lab.run([daemon_path, "--probe", "--log-target=journal"], timeout=60)
+        say(_indent(probe.stdout.rstrip() or f"(nothing; exit status {probe.returncode})"))
         config_path = lab.write_file("accessoryd.conf", "")
         say(f"Starting accessoryd… ({daemon_path} --config {config_path} --log-target=console)")
         daemon = lab.start_daemon([daemon_path, "--config", config_path, "--log-target=console"])
@@ -85,8 +88,10 @@ def _describe_radios(lab, config, say):
 def _show_output(daemon, lab, say):
     say("--- accessoryd output ---")
     say(_indent(daemon.output().rstrip() or "(no output)"))
-    say("--- journalctl SYSLOG_IDENTIFIER=accessoryd ---")
-    say(_indent(lab.journal_text(SYSLOG_IDENTIFIER="accessoryd").rstrip() or "(no entries)"))
+    # A fresh boot: the VM's whole journal is this demo's, so journalctl needs no cursor.
+    say("--- journalctl -o short-precise SYSLOG_IDENTIFIER=accessoryd ---")
+    excerpt = lab.run(["journalctl", "--no-pager", "-o", "short-precise", "SYSLOG_IDENTIFIER=accessoryd"])
+    say(_indent(excerpt.stdout.rstrip() or "(no entries)"))
 
 
 def _indent(text):

@@ -83,6 +83,8 @@ class Boot:
 
     def run(self, show):
         """Boot, passing each new transcript line to `show`, until the VM ends or time runs out."""
+        if shutil.which("vng") is None:
+            raise SystemExit("lab: vng (virtme-ng) is not on PATH: pip install virtme-ng, or make lab-deps")
         transcript_path = os.path.join(self.run_dir, "transcript.log")
         with open(self.console_path, "wb") as console:
             vm = subprocess.Popen(self.command(), stdin=subprocess.DEVNULL, stdout=console,

@@ -4,6 +4,8 @@ The file lives in the run directory shared with the host (vng --rwdir), so the
 host shows progress live and still has it if the VM dies half way.
 """
 
+import sys
+
 
 class Transcript:
     def __init__(self, path):
@@ -12,7 +14,9 @@ class Transcript:
     def say(self, text=""):
         for line in str(text).splitlines() or [""]:
             self._file.write(line + "\n")
+            sys.stdout.write(line + "\n")  # the VM console too: the host keeps it as console.log
         self._file.flush()
+        sys.stdout.flush()
 
     def close(self):
         self._file.close()
