@@ -63,7 +63,7 @@ let package = Package(
         .executableTarget(
             name: "accessoryctl",
             dependencies: [
-                "AccessorySetup", "AccessoryCore",
+                "AccessorySetup", "AccessoryCore", "AccessoryDaemon", "AccessorySystem",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .target(name: "AccessorySetup", dependencies: ["AccessoryCore", "CSystemd"]),

@@ -14,6 +14,6 @@ public enum MonitorLine {
 
     private static func suffix(_ matches: Set<DescriptorMatch>) -> String {
         guard !matches.isEmpty else { return "" }
-        return " matches=" + matches.map { "\($0.app)#\($0.descriptorID)" }.sorted().joined(separator: ",")
+        return " matches=" + matches.map(\.description).sorted().joined(separator: ",")
     }
 }
