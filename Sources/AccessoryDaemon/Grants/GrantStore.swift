@@ -1,0 +1,67 @@
+import AccessoryCodecs
+import AccessoryCore
+import AccessorySystem
+import Glibc
+
+/// The grants on disk, under the state directory (/var/lib/accessoryd).
+/// `save` returns only once the new store is durable, so a grant is
+/// acknowledged to an app only after it would survive a power cut.
+public final class GrantStore {
+    public static let defaultDirectory = "/var/lib/accessoryd"
+
+    public let path: String
+    public private(set) var grants: [AccessoryID: Grant] = [:]
+
+    /// What `load` found, for the daemon to report.
+    public enum LoadOutcome: Equatable, Sendable {
+        case loaded(count: Int)
+        case empty
+        /// The file was unusable; it was moved to `setAsideAs` and the store starts empty.
+        case setAside(reason: GrantStoreError, setAsideAs: String)
+    }
+
+    public init(directory: String = GrantStore.defaultDirectory) {
+        path = directory + "/grants"
+    }
+
+    /// Reads the store. A damaged file is never half-loaded: it is moved
+    /// aside (kept for the administrator) and the store starts empty.
+    public func load() throws(SystemError) -> LoadOutcome {
+        guard let bytes = try FileSystem.readFileIfPresent(path, limit: 16 << 20) else {
+            grants = [:]
+            return .empty
+        }
+        do throws(GrantStoreError) {
+            let loaded = try GrantStoreCodec.decode(bytes)
+            grants = Dictionary(loaded.map { ($0.accessory, $0) }) { first, _ in first }
+            return .loaded(count: grants.count)
+        } catch {
+            var aside = "\(path).corrupt"
+            var attempt = 1
+            while access(aside, F_OK) == 0 {
+                attempt += 1
+                aside = "\(path).corrupt-\(attempt)"
+            }
+            try AtomicFile.setAside(path, as: aside)
+            grants = [:]
+            return .setAside(reason: error, setAsideAs: aside)
+        }
+    }
+
+    /// Adds or replaces a grant and makes the store durable before returning.
+    /// On failure nothing changes, in memory or on disk.
+    public func save(_ grant: Grant) throws(SystemError) {
+        var next = grants
+        next[grant.accessory] = grant
+        try AtomicFile.replace(path, with: GrantStoreCodec.encode(Array(next.values)))
+        grants = next
+    }
+
+    public func remove(_ accessory: AccessoryID) throws(SystemError) {
+        guard grants[accessory] != nil else { return }
+        var next = grants
+        next.removeValue(forKey: accessory)
+        try AtomicFile.replace(path, with: GrantStoreCodec.encode(Array(next.values)))
+        grants = next
+    }
+}
