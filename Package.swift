@@ -57,7 +57,7 @@ let package = Package(
         .executableTarget(
             name: "accessoryd",
             dependencies: [
-                "AccessoryDaemon",
+                "AccessoryDaemon", "AccessorySystem",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(

@@ -55,6 +55,16 @@ public final class Daemon {
         }
     }
 
+    /// `--descriptors FILE`: descriptors of the administrator's for `--monitor`.
+    public func addDescriptors(fromFile path: String) throws -> Void {
+        guard let bytes = try FileSystem.readFileIfPresent(path) else {
+            throw ConfigurationError.missing(path)
+        }
+        for entry in try DescriptorFile.parse(bytes, source: path) {
+            try discovery.index.insert(entry.descriptor, id: entry.id, app: entry.app)
+        }
+    }
+
     /// `accessoryd --probe`: list the radios on stdout and log the result.
     public func probe() -> Int32 {
         do {

@@ -1,4 +1,5 @@
 import AccessoryDaemon
+import AccessorySystem
 import ArgumentParser
 import Logging
 
@@ -33,7 +34,13 @@ struct AccessoryDaemonCommand: ParsableCommand {
     @Flag(name: .long, help: "Also print every device heard, one line per update, on stdout (for checking the radios).")
     var monitor = false
 
+    @Option(name: .long, help: ArgumentHelp(
+        "With --monitor: match what is heard against the descriptors in this file and show the matches.",
+        valueName: "file"))
+    var descriptors: String?
+
     mutating func validate() throws {
+        if descriptors != nil && !monitor { throw ValidationError("--descriptors goes with --monitor") }
         if let logLevel, Logger.Level(rawValue: logLevel.lowercased()) == nil {
             throw ValidationError("'\(logLevel)' is not a log level (trace, debug, info, notice, warning, error, critical)")
         }
@@ -50,6 +57,14 @@ struct AccessoryDaemonCommand: ParsableCommand {
             logLevelOverride: logLevel.flatMap { Logger.Level(rawValue: $0.lowercased()) })
         if monitor {
             daemon.monitor = { print(MonitorLine.format($0)) }
+        }
+        if let descriptors {
+            do {
+                try daemon.addDescriptors(fromFile: descriptors)
+            } catch {
+                StandardError.write("accessoryd: \(error)\n")
+                throw ExitCode(Daemon.exitConfigurationError)
+            }
         }
         let status = probe ? daemon.probe() : daemon.run()
         if status != 0 { throw ExitCode(status) }

@@ -104,6 +104,8 @@ public struct KeyFileError: Error, Hashable, Sendable, CustomStringConvertible {
         case duplicateKey(section: String, key: String)
         /// A key the reader needs but the file lacks.
         case missingKey(section: String, key: String)
+        /// A section whose keys are each fine but do not make sense together.
+        case invalidSection(section: String, reason: String)
     }
 
     public var source: String
@@ -130,6 +132,7 @@ public struct KeyFileError: Error, Hashable, Sendable, CustomStringConvertible {
             return "\(place): invalid value '\(value)' for key '\(key)' in [\(section)]: expected \(expected)"
         case .duplicateKey(let section, let key): return "\(place): key '\(key)' given twice in [\(section)]"
         case .missingKey(let section, let key): return "\(place): missing key '\(key)' in [\(section)]"
+        case .invalidSection(let section, let reason): return "\(place): [\(section)]: \(reason)"
         }
     }
 }
