@@ -184,7 +184,8 @@ public final class WiFiDiscovery {
         case .trigger:
             trigger(index)
         case .readCacheAfterTimeout:
-            logger.debug("No scan results on \(interfaces[index]!.info.name) in time; reading the cache")
+            logger.debug("No scan results on \(interfaces[index]!.info.name) in time; reading the cache",
+                         metadata: event("results-timeout", interfaces[index]!.info.name))
             interfaces[index]!.lastError = SystemError(operation: "waiting for scan results", errno: ETIMEDOUT)
             readResults(index)
             noteFailure(index)
@@ -209,13 +210,14 @@ public final class WiFiDiscovery {
             }
             switch outcome {
             case .started:
-                logger.debug("Scan started on \(name)")
+                logger.debug("Scan started on \(name)", metadata: event("scan-started", name))
             case .busy:
-                logger.debug("\(name) is busy scanning for someone else; waiting for that scan's results")
+                logger.debug("\(name) is busy scanning for someone else; waiting for that scan's results",
+                             metadata: event("radio-busy", name))
                 interfaces[index]?.schedule.radioBusy(at: clock.now)
             }
         } catch {
-            logger.debug("Scan on \(name) refused: \(error)")
+            logger.debug("Scan on \(name) refused: \(error)", metadata: event("scan-refused", name))
                 interfaces[index]!.schedule.triggerFailed(at: clock.now)
             interfaces[index]!.lastError = error
             noteFailure(index)
@@ -246,8 +248,11 @@ public final class WiFiDiscovery {
             discovery.record(network)
             recorded += 1
         }
-        logger.debug("Read \(dump.results.count) BSS(es) on \(interface.info.name), \(recorded) new",
-                     metadata: ["wifi.malformed": "\(dump.malformed.count)", "wifi.interrupted": "\(dump.interrupted)"])
+        var metadata = event("results-read", interface.info.name)
+        metadata["wifi.bsses"] = "\(dump.results.count)"
+        metadata["wifi.malformed"] = "\(dump.malformed.count)"
+        metadata["wifi.interrupted"] = "\(dump.interrupted)"
+        logger.debug("Read \(dump.results.count) BSS(es) on \(interface.info.name), \(recorded) new", metadata: metadata)
     }
 
     private func noteFailure(_ index: UInt32) {
@@ -267,5 +272,11 @@ public final class WiFiDiscovery {
         interfaces[index]!.failingReported = false
         logger.log(.wifiScansRecovered, level: .notice, "Wi-Fi scans on \(interface.info.name) work again",
                    metadata: ["wifi.interface": "\(interface.info.name)"])
+    }
+
+    /// Debug entries carry WIFI_EVENT, so the lab and an operator's
+    /// `journalctl WIFI_EVENT=radio-busy` find them without parsing text.
+    private func event(_ name: String, _ interface: String) -> Logger.Metadata {
+        ["wifi.event": .string(name), "wifi.interface": .string(interface)]
     }
 }
