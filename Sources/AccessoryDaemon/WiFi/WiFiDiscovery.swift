@@ -170,7 +170,14 @@ public final class WiFiDiscovery {
         interface.timer = nil
         if let wakeUp = interface.schedule.wakeUp {
             let delay = wakeUp.duration(since: clock.now)
-            interface.timer = try? loop.after(delay) { [weak self] in self?.timerFired(index) }
+            do {
+                interface.timer = try loop.after(delay) { [weak self] in self?.timerFired(index) }
+            } catch {
+                // Without its timer the interface would silently stop being scanned.
+                logger.log(.wifiScansFailing, level: .warning,
+                           "Cannot schedule Wi-Fi scans on \(interface.info.name): \(error)",
+                           metadata: ["wifi.interface": "\(interface.info.name)", "error": "\(error)"])
+            }
         }
         interfaces[index] = interface
     }

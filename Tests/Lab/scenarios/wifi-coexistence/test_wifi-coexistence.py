@@ -84,6 +84,8 @@ class WiFiCoexistenceTests(LabTestCase):
         last_busy = max(int(entry["__REALTIME_TIMESTAMP"]) for entry in self.busy)
         self.assertTrue([entry for entry in read if int(entry["__REALTIME_TIMESTAMP"]) > last_busy],
                         "no results read after the last busy refusal")
+        # The other scan's results were used: no wait for them ran out.
+        self.assertEqual(self.lab.journal_entries(SYSLOG_IDENTIFIER="accessoryd", WIFI_EVENT="results-timeout"), [])
 
     def test_no_warning_or_error_reaches_the_journal(self):
         entries = self.lab.journal_entries(SYSLOG_IDENTIFIER="accessoryd")
