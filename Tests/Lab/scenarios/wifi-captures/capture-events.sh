@@ -1,5 +1,5 @@
 #!/bin/sh
-# Runs inside the lab VM: records nl80211 events while a radio appears, scans,
+# Runs inside the lab VM (see README.md): records nl80211 events while a radio appears, scans,
 # has a scan aborted, and loses an interface. Usage: capture-events.sh OUTDIR
 set -eu
 here=$(dirname "$0")
