@@ -136,16 +136,15 @@ public final class WiFiDiscovery {
             case .scanStarted(let index):
                 if interfaces[index] != nil { logger.debug("Scan started on ifindex \(index)") }
             case .scanResultsReady(let index):
-                guard interfaces[index] != nil else { continue }
-                let read = interfaces[index]!.schedule.resultsReady(at: clock.now)
+                guard let read = interfaces[index]?.schedule.resultsReady(at: clock.now) else { continue }
                 if read { readResults(index) }
                 noteRecovery(index)
                 reschedule(index)
             case .scanAborted(let index):
                 guard interfaces[index] != nil else { continue }
                 logger.debug("Scan aborted on ifindex \(index)")
-                interfaces[index]!.schedule.aborted(at: clock.now)
-                interfaces[index]!.lastError = SystemError(operation: "scan", errno: ECANCELED)
+                interfaces[index]?.schedule.aborted(at: clock.now)
+                interfaces[index]?.lastError = SystemError(operation: "scan", errno: ECANCELED)
                 noteFailure(index)
                 reschedule(index)
             case .interfaceAdded(let info):
@@ -183,17 +182,17 @@ public final class WiFiDiscovery {
     }
 
     private func timerFired(_ index: UInt32) {
-        guard interfaces[index] != nil else { return }
-        interfaces[index]!.timer = nil
-        switch interfaces[index]!.schedule.tick(at: clock.now) {
+        guard let name = interfaces[index]?.info.name else { return }
+        interfaces[index]?.timer = nil
+        switch interfaces[index]?.schedule.tick(at: clock.now) ?? .nothing {
         case .nothing:
             break
         case .trigger:
             trigger(index)
         case .readCacheAfterTimeout:
-            logger.debug("No scan results on \(interfaces[index]!.info.name) in time; reading the cache",
-                         metadata: event("results-timeout", interfaces[index]!.info.name))
-            interfaces[index]!.lastError = SystemError(operation: "waiting for scan results", errno: ETIMEDOUT)
+            logger.debug("No scan results on \(name) in time; reading the cache",
+                         metadata: event("results-timeout", name))
+            interfaces[index]?.lastError = SystemError(operation: "waiting for scan results", errno: ETIMEDOUT)
             readResults(index)
             noteFailure(index)
         }
@@ -225,8 +224,8 @@ public final class WiFiDiscovery {
             }
         } catch {
             logger.debug("Scan on \(name) refused: \(error)", metadata: event("scan-refused", name))
-                interfaces[index]!.schedule.triggerFailed(at: clock.now)
-            interfaces[index]!.lastError = error
+            interfaces[index]?.schedule.triggerFailed(at: clock.now)
+            interfaces[index]?.lastError = error
             noteFailure(index)
         }
     }
@@ -264,7 +263,7 @@ public final class WiFiDiscovery {
 
     private func noteFailure(_ index: UInt32) {
         guard let interface = interfaces[index], interface.schedule.isFailing, !interface.failingReported else { return }
-        interfaces[index]!.failingReported = true
+        interfaces[index]?.failingReported = true
         let reason = interface.lastError.map { "\($0)" } ?? "unknown"
         logger.log(.wifiScansFailing, level: .warning,
                    "Wi-Fi scans on \(interface.info.name) keep failing (\(reason)); retrying less often",
@@ -274,9 +273,9 @@ public final class WiFiDiscovery {
 
     private func noteRecovery(_ index: UInt32) {
         guard let interface = interfaces[index], interface.schedule.consecutiveFailures == 0 else { return }
-        interfaces[index]!.lastError = nil
+        interfaces[index]?.lastError = nil
         guard interface.failingReported else { return }
-        interfaces[index]!.failingReported = false
+        interfaces[index]?.failingReported = false
         logger.log(.wifiScansRecovered, level: .notice, "Wi-Fi scans on \(interface.info.name) work again",
                    metadata: ["wifi.interface": "\(interface.info.name)"])
     }
