@@ -9,7 +9,8 @@ import Glibc
 public final class EventLoop {
     public typealias Handler = () -> Void
 
-    private let event: OpaquePointer
+    /// The sd_event, for sd-bus to attach to; nothing else should touch it.
+    let event: OpaquePointer
     /// Handlers by their source, kept alive while the source exists.
     private var handlers: [OpaquePointer: Handler] = [:]
     private var ioHandlers: [OpaquePointer: (UInt32) -> Void] = [:]

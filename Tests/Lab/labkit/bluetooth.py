@@ -68,19 +68,32 @@ class VirtualControllers:
         self.process = subprocess.Popen(
             ["btvirt", "-L", f"-l{count}"], stdin=subprocess.DEVNULL,
             stdout=self._output, stderr=subprocess.STDOUT)
-        # A controller has an address only once the kernel finished its init sequence.
-        processes.wait_until(
-            lambda: len([c for c in controllers() if c.address != ZERO_ADDRESS]) >= count,
-            timeout=60, what=f"{count} initialised Bluetooth controllers from btvirt", interval=0.5)
-        if bring_up:
-            for name in controller_names():
-                processes.wait_until(lambda: _bring_up(name, log), timeout=30,
-                                     what=f"{name} to come up", interval=0.5)
+        processes.wait_until(lambda: len(controller_names()) >= count, timeout=30,
+                             what=f"{count} controllers from btvirt", interval=0.5)
+        for name in controller_names():
+            try:
+                processes.wait_until(lambda: _initialised(name, bring_up, log), timeout=90,
+                                     what=f"{name} to finish its init sequence", interval=1)
+            except processes.LabTimeout:
+                if log:
+                    log(processes.run(["hciconfig", "-a"], timeout=20).stdout)
+                raise
 
 
-def _bring_up(name, log):
+def _initialised(name, bring_up, log):
+    """A controller has its address once the kernel's init sequence completed. Under a
+    loaded emulator that sequence can time out at registration; powering the controller
+    on runs it again, so keep trying."""
+    state = next((c for c in controllers() if c.name == name), None)
+    if state and state.address != ZERO_ADDRESS and (state.up or not bring_up):
+        return True
     processes.run(["hciconfig", name, "up"], timeout=20, log=log)
-    return any(controller.name == name and controller.up for controller in controllers())
+    if not bring_up:
+        state = next((c for c in controllers() if c.name == name), None)
+        if state and state.address != ZERO_ADDRESS:
+            processes.run(["hciconfig", name, "down"], timeout=20, log=log)
+            return True
+    return False
 
 
 class Advertiser:

@@ -71,10 +71,14 @@ def run(plan, hardware, transcript):
 
 
 def _describe_radios(lab, config, say):
-    interfaces = ", ".join(f"{i.name} (phy{i.phy}, {i.address})" for i in lab.wifi_interfaces())
+    gateway = ", ".join(f"{i.name} (phy{i.phy}, {i.address})" for i in lab.wifi_interfaces())
+    accessory = ", ".join(f"{h.interface} ({_address_in(lab, h.interface, h.netns)}, namespace '{h.netns}')"
+                          for h in config.hotspots if h.netns)
     controllers = ", ".join(f"{c.name} ({c.address}{', up' if c.up else ''})"
                             for c in lab.bluetooth_controllers())
-    say(f"Virtual radios: Wi-Fi {interfaces or 'none'}; Bluetooth LE {controllers or 'none'}")
+    say(f"Virtual radios: gateway Wi-Fi {gateway or 'none'}"
+        + (f"; accessory Wi-Fi {accessory}" if accessory else "")
+        + f"; Bluetooth LE {controllers or 'none'}")
     for hotspot in config.hotspots:
         ssid = _hostapd_value(hotspot.config_path, "ssid")
         where = f" in network namespace '{hotspot.netns}'" if hotspot.netns else ""
@@ -83,6 +87,11 @@ def _describe_radios(lab, config, say):
     for advertiser in config.advertisers:
         say(f"Advertiser on {advertiser.controller}: {_describe_advertising(advertiser.adv_data)}"
             f"; scan response: {_describe_advertising(advertiser.scan_rsp)}")
+
+
+def _address_in(lab, interface, netns):
+    result = lab.run(["cat", f"/sys/class/net/{interface}/address"], netns=netns, timeout=20)
+    return result.stdout.strip() or "?"
 
 
 def _show_output(daemon, lab, say):

@@ -115,7 +115,8 @@ def run_scenario(name, directory, hardware, build_dir, run_dir, transcript):
                       f"of {result.testsRun} tests")
     except ScenarioTimeout:
         reason = f"timed out after {config.timeout} s"
-        stream.write(f"SCENARIO TIMEOUT after {config.timeout} s\n{traceback.format_exc()}")
+        # The innermost frames say where the scenario was stuck.
+        stream.write(f"SCENARIO TIMEOUT after {config.timeout} s\n{traceback.format_exc(limit=-3)}")
     except Exception as error:  # a broken hw.conf or radios that would not come up
         reason = f"setup failed: {error}"
         stream.write(f"SETUP FAILED\n{traceback.format_exc()}")

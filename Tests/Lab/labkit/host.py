@@ -258,5 +258,6 @@ def command_demo(kvm, build_dir, timeout):
     if not results["finished"]:
         why = "timed out" if boot.timed_out else f"ended with status {boot.exit_status}"
         print(f"lab: the VM {why} before the demo finished; last console lines:\n{boot.console_tail()}")
+    _keep_evidence(boot, {"demo": (passed, "demo finished" if passed else "demo failed")}, None)
     boot.remove()
     return 0 if passed else 1

@@ -1,0 +1,157 @@
+import CSystemd
+import Glibc
+
+/// A connection to a D-Bus bus through sd-bus, dispatched by the daemon's
+/// event loop. Objects are served through one message handler per path
+/// prefix, so the agent's interfaces are plain Swift (no C vtables).
+public final class BusConnection {
+    /// Handles a method call; return nil when the call is not for you
+    /// (sd-bus then answers UnknownMethod/UnknownObject).
+    public typealias MethodHandler = (BusMessage, BusConnection) -> MethodOutcome?
+
+    public enum MethodOutcome {
+        case reply(BusReply)
+        case error(BusError)
+    }
+
+    let bus: OpaquePointer
+    private var handlers: [String: MethodHandler] = [:]
+    private var slots: [OpaquePointer] = []
+    private var peerHandlers: [String: () -> Void] = [:]
+    private var tracks: [String: OpaquePointer] = [:]
+
+    /// The system bus, or a bus at `address` (a private bus in tests).
+    public init(address: String? = nil, loop: EventLoop) throws(SystemError) {
+        var bus: OpaquePointer?
+        var result: Int32
+        if let address {
+            result = sd_bus_new(&bus)
+            if result >= 0 { result = sd_bus_set_address(bus, address) }
+            if result >= 0 { result = sd_bus_set_bus_client(bus, 1) }
+            if result >= 0 { result = sd_bus_start(bus) }
+        } else {
+            result = sd_bus_open_system(&bus)
+        }
+        guard result >= 0, let bus else {
+            throw SystemError(operation: address.map { "sd_bus_start(\($0))" } ?? "sd_bus_open_system", errno: -result)
+        }
+        self.bus = bus
+        result = sd_bus_attach_event(bus, loop.event, 0)
+        guard result >= 0 else { throw SystemError(operation: "sd_bus_attach_event", errno: -result) }
+    }
+
+    deinit {
+        for track in tracks.values { sd_bus_track_unref(track) }
+        for slot in slots { sd_bus_slot_unref(slot) }
+        sd_bus_flush_close_unref(bus)
+    }
+
+    /// Claims a well-known name (the D-Bus policy decides who may).
+    public func requestName(_ name: String) throws(SystemError) {
+        let result = sd_bus_request_name(bus, name, 0)
+        guard result >= 0 else { throw SystemError(operation: "sd_bus_request_name(\(name))", errno: -result) }
+    }
+
+    /// This connection's unique name (`:1.42`).
+    public var uniqueName: String? {
+        var name: UnsafePointer<CChar>?
+        guard sd_bus_get_unique_name(bus, &name) >= 0, let name else { return nil }
+        return String(cString: name)
+    }
+
+    /// Serves every method call to `path` and, with `subtree`, to paths below it.
+    public func serve(path: String, subtree: Bool = false, _ handler: @escaping MethodHandler) throws(SystemError) {
+        var slot: OpaquePointer?
+        let context = Unmanaged.passUnretained(self).toOpaque()
+        let callback: sd_bus_message_handler_t = { message, userdata, _ in
+            guard let message, let userdata else { return 0 }
+            let connection = Unmanaged<BusConnection>.fromOpaque(userdata).takeUnretainedValue()
+            return connection.dispatch(message)
+        }
+        let result = subtree
+            ? sd_bus_add_fallback(bus, &slot, path, callback, context)
+            : sd_bus_add_object(bus, &slot, path, callback, context)
+        guard result >= 0, let slot else { throw SystemError(operation: "sd_bus_add_object(\(path))", errno: -result) }
+        slots.append(slot)
+        handlers[path] = handler
+    }
+
+    /// A method return for `call`, to fill in and hand back as `.reply`.
+    public func reply(to call: BusMessage) -> BusReply? {
+        var reply: OpaquePointer?
+        guard sd_bus_message_new_method_return(call.message, &reply) >= 0, let reply else { return nil }
+        return BusReply(reply)
+    }
+
+    /// Emits `member` of `interface` from `path`, with `build` appending the arguments.
+    /// With `destination`, a unicast signal: only that peer receives it, which
+    /// is how one app's events never reach another.
+    public func emitSignal(
+        path: String, interface: String, member: String, destination: String? = nil, _ build: (BusReply) -> Void
+    ) throws(SystemError) {
+        var message: OpaquePointer?
+        var result = sd_bus_message_new_signal(bus, &message, path, interface, member)
+        guard result >= 0, let message else { throw SystemError(operation: "sd_bus_message_new_signal", errno: -result) }
+        let signal = BusReply(message)
+        if let destination { result = sd_bus_message_set_destination(message, destination) }
+        build(signal)
+        guard result >= 0, signal.isValid else { throw SystemError(operation: "building \(member)", errno: EINVAL) }
+        result = sd_bus_send(bus, message, nil)
+        guard result >= 0 else { throw SystemError(operation: "sd_bus_send(\(member))", errno: -result) }
+    }
+
+    /// Calls `handler` once when the peer that sent `message` leaves the bus
+    /// (disconnects or crashes). Watching the same peer again is a no-op.
+    public func whenSenderLeaves(_ message: BusMessage, _ handler: @escaping () -> Void) throws(SystemError) {
+        guard let sender = message.sender, tracks[sender] == nil else { return }
+        var track: OpaquePointer?
+        var result = sd_bus_track_new(bus, &track, { track, userdata in
+            guard let track, let userdata else { return 0 }
+            let connection = Unmanaged<BusConnection>.fromOpaque(userdata).takeUnretainedValue()
+            connection.peerLeft(track)
+            return 0
+        }, Unmanaged.passUnretained(self).toOpaque())
+        guard result >= 0, let track else { throw SystemError(operation: "sd_bus_track_new", errno: -result) }
+        result = sd_bus_track_add_sender(track, message.message)
+        guard result >= 0 else {
+            sd_bus_track_unref(track)
+            throw SystemError(operation: "sd_bus_track_add_sender", errno: -result)
+        }
+        tracks[sender] = track
+        peerHandlers[sender] = handler
+    }
+
+    /// Who sent `message`, as the bus daemon vouches for it.
+    public func credentials(of message: BusMessage) throws(BusError) -> CallerCredentials {
+        try CallerCredentials(message)
+    }
+
+    private func peerLeft(_ track: OpaquePointer) {
+        guard let sender = tracks.first(where: { $0.value == track })?.key else { return }
+        tracks.removeValue(forKey: sender)
+        let handler = peerHandlers.removeValue(forKey: sender)
+        sd_bus_track_unref(track)
+        handler?()
+    }
+
+    private func dispatch(_ raw: OpaquePointer) -> Int32 {
+        let message = BusMessage(raw)
+        guard sd_bus_message_is_method_call(raw, nil, nil) > 0,
+            let path = message.path
+        else { return 0 }
+        // The most specific registered path that is the call's path or above it.
+        let handler = handlers.filter { path == $0.key || path.hasPrefix($0.key == "/" ? "/" : $0.key + "/") }
+            .max { $0.key.count < $1.key.count }?.value
+        guard let outcome = handler?(message, self) else { return 0 }
+        switch outcome {
+        case .reply(let reply):
+            return sd_bus_send(bus, reply.message, nil) >= 0 ? 1 : 0
+        case .error(let error):
+            var busError = sd_bus_error()
+            sd_bus_error_set(&busError, error.name, error.message)
+            defer { sd_bus_error_free(&busError) }
+            _ = sd_bus_reply_method_error(raw, &busError)
+            return 1
+        }
+    }
+}

@@ -1,0 +1,45 @@
+import CSystemd
+import Glibc
+
+/// Who called: the uid the bus daemon recorded for the caller's connection,
+/// and the systemd unit its process runs in where there is one. Never what
+/// the caller says about itself.
+public struct CallerCredentials: Hashable, Sendable {
+    public var uid: UInt32
+    /// The unix user name for `uid`, when the system knows one.
+    public var userName: String?
+    /// The caller's systemd unit (`acme-logger.service`), read from its cgroup.
+    public var unit: String?
+
+    public init(uid: UInt32, userName: String?, unit: String?) {
+        self.uid = uid
+        self.userName = userName
+        self.unit = unit
+    }
+
+    init(_ message: BusMessage) throws(BusError) {
+        var creds: OpaquePointer?
+        let mask = UInt64(SD_BUS_CREDS_EUID) | UInt64(SD_BUS_CREDS_UNIT)
+            | UInt64(SD_BUS_CREDS_AUGMENT)
+        guard sd_bus_query_sender_creds(message.message, mask, &creds) >= 0, let creds else {
+            throw BusError(name: "org.freedesktop.DBus.Error.AccessDenied", message: "cannot tell who the caller is")
+        }
+        defer { sd_bus_creds_unref(creds) }
+        var uid: uid_t = 0
+        guard sd_bus_creds_get_euid(creds, &uid) >= 0 else {
+            throw BusError(name: "org.freedesktop.DBus.Error.AccessDenied", message: "the bus did not say who the caller is")
+        }
+        self.uid = uid
+        var unit: UnsafePointer<CChar>?
+        self.unit = sd_bus_creds_get_unit(creds, &unit) >= 0 ? unit.map { String(cString: $0) } : nil
+        self.userName = Self.userName(uid)
+    }
+
+    static func userName(_ uid: uid_t) -> String? {
+        var entry = passwd()
+        var result: UnsafeMutablePointer<passwd>?
+        var buffer = [CChar](repeating: 0, count: 4096)
+        guard getpwuid_r(uid, &entry, &buffer, buffer.count, &result) == 0, result != nil else { return nil }
+        return String(cString: entry.pw_name)
+    }
+}
