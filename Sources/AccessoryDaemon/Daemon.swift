@@ -99,6 +99,10 @@ public final class Daemon {
 
             if let monitor { discovery.onSighting(monitor) }
             // Radios: the discovery components start here, on this loop.
+            if configuration.wifiEnabled {
+                let wifi = WiFiDiscovery(loop: loop, discovery: discovery, configuration: configuration.wifi, logger: logger)
+                if wifi.start(interfaces: radios.wifiInterfaces) { wifi.setDemand(monitor != nil) }
+            }
 
             notifier.ready(status: radios.summary)
             logger.log(.daemonReady, level: .notice, "accessoryd is ready: \(radios.summary)")

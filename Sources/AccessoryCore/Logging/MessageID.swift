@@ -14,6 +14,11 @@ public enum MessageID: String, CaseIterable, Sendable {
     case radiosProbed = "4bebbc5fbd5d4b0991b9735aab70a1c1"
     case appsLoaded = "f1cbfacd222e477f9647dd3e84ea8fa3"
     case manifestInvalid = "594d6aa5732b4097af31d2b1183c4b3b"
+    case wifiInterfaceAppeared = "7fa7fa1c453e44d59e150e3d34bb61f1"
+    case wifiInterfaceRemoved = "43fcb43e06f249da90898ec17431557c"
+    case wifiScansFailing = "7f662d14034b493bb59e068aa6c585ea"
+    case wifiScansRecovered = "acf4dd492fb640b68a18e9710934ed6b"
+    case wifiUnavailable = "b6daf368ae5848bebc2a71ec047fba6c"
 
     /// The metadata key a log call sets to tag its entry with this class;
     /// the journald handler writes it as the MESSAGE_ID field.

@@ -11,6 +11,8 @@ public struct DaemonConfiguration: Equatable, Sendable {
     public var bluetoothEnabled = true
     /// [Wi-Fi] Enabled=: whether to look for Wi-Fi interfaces at all.
     public var wifiEnabled = true
+    /// [Wi-Fi] ScanInterval=, ScanIntervalMax=, ScanType=, Frequencies=, Interfaces=.
+    public var wifi = WiFiDiscoveryConfiguration()
 
     public init() {}
 
@@ -37,6 +39,31 @@ public struct DaemonConfiguration: Equatable, Sendable {
                 bluetoothEnabled = try boolean(entry, file)
             case ("Wi-Fi", "Enabled"):
                 wifiEnabled = try boolean(entry, file)
+            case ("Wi-Fi", "ScanInterval"):
+                guard let interval = WiFiDiscoveryConfiguration.parseDuration(entry.value),
+                    interval >= WiFiDiscoveryConfiguration.minimumScanInterval
+                else { throw invalid(entry, file, expected: "a duration of at least 1s (10, 10s, 1500ms, 2min)") }
+                wifi.scanInterval = interval
+            case ("Wi-Fi", "ScanIntervalMax"):
+                guard let interval = WiFiDiscoveryConfiguration.parseDuration(entry.value),
+                    interval >= WiFiDiscoveryConfiguration.minimumScanInterval
+                else { throw invalid(entry, file, expected: "a duration of at least 1s (300, 5min)") }
+                wifi.scanIntervalMax = interval
+            case ("Wi-Fi", "ScanType"):
+                guard let type = WiFiDiscoveryConfiguration.ScanType(rawValue: entry.value.lowercased()) else {
+                    throw invalid(entry, file, expected: "passive or active")
+                }
+                wifi.scanType = type
+            case ("Wi-Fi", "Frequencies"):
+                guard let frequencies = WiFiDiscoveryConfiguration.parseFrequencies(entry.value) else {
+                    throw invalid(entry, file, expected: "frequencies in MHz separated by spaces (2412 2437 5180)")
+                }
+                wifi.frequenciesMHz = frequencies
+            case ("Wi-Fi", "Interfaces"):
+                guard let names = WiFiDiscoveryConfiguration.parseInterfaces(entry.value) else {
+                    throw invalid(entry, file, expected: "interface names separated by spaces")
+                }
+                wifi.interfaces = names
             default:
                 preconditionFailure("key table and switch disagree on \(entry.section).\(entry.key)")
             }
@@ -47,7 +74,7 @@ public struct DaemonConfiguration: Equatable, Sendable {
     static let keys: [String: Set<String>] = [
         "Daemon": ["LogLevel"],
         "Bluetooth": ["Enabled"],
-        "Wi-Fi": ["Enabled"],
+        "Wi-Fi": ["Enabled", "ScanInterval", "ScanIntervalMax", "ScanType", "Frequencies", "Interfaces"],
     ]
 
     private func boolean(_ entry: KeyFile.Entry, _ file: KeyFile) throws(KeyFileError) -> Bool {

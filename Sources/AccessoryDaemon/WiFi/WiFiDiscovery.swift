@@ -1,0 +1,288 @@
+import AccessoryCodecs
+import AccessoryCore
+import AccessorySystem
+import Glibc
+import Logging
+
+/// Wi-Fi discovery on the daemon's event loop: scans the gateway's station
+/// interfaces through nl80211 while something needs Wi-Fi, and feeds every
+/// BSS heard into the discovery pipeline.
+///
+/// One `WiFiScanSchedule` per interface decides when; this class does what
+/// it says and tells it what the kernel answered. A scan refused with EBUSY
+/// (wpa_supplicant or iw already scanning) waits for that scan's results
+/// instead of failing; anyone's completed scan is read while there is demand,
+/// and postpones ours.
+///
+/// Logging: per scan and per BSS at debug only; interfaces coming and going,
+/// and scans failing repeatedly (then recovering), once each, with MESSAGE_IDs.
+public final class WiFiDiscovery {
+    private unowned let loop: EventLoop
+    private let discovery: DiscoveryPipeline
+    private let configuration: WiFiDiscoveryConfiguration
+    private let clock: any MonotonicClock
+    private var logger: Logger
+    private var scanner: NL80211Scanner?
+    private var watch: WatchToken?
+    private var interfaces: [UInt32: Interface] = [:]
+    private var demand = false
+    private var probeSSIDs: [SSID] = []
+
+    private struct Interface {
+        var info: WiFiInterfaceInfo
+        var schedule: WiFiScanSchedule
+        var timer: TimerToken?
+        /// When the cache was last read, so a BSS not heard since is not reported twice.
+        var lastRead: MonotonicInstant?
+        var lastError: SystemError?
+        /// Whether "scans keep failing" was said, so it is said once and recovery is told.
+        var failingReported = false
+    }
+
+    public init(
+        loop: EventLoop, discovery: DiscoveryPipeline, configuration: WiFiDiscoveryConfiguration,
+        logger: Logger, clock: any MonotonicClock = SystemMonotonicClock()
+    ) {
+        self.loop = loop
+        self.discovery = discovery
+        self.configuration = configuration
+        self.logger = logger
+        self.clock = clock
+    }
+
+    /// Opens nl80211 and starts watching the interfaces. Returns false (after
+    /// logging why, once) when the kernel has no nl80211: the rest of the
+    /// daemon carries on without Wi-Fi.
+    ///
+    /// While it watches its socket the event loop keeps this object alive.
+    @discardableResult
+    public func start(interfaces initial: [WiFiInterfaceInfo]) -> Bool {
+        do {
+            guard let scanner = try NL80211Scanner.open() else {
+                logger.log(.wifiUnavailable, level: .notice, "No nl80211 in this kernel: Wi-Fi discovery is off",
+                           metadata: ["error": "nl80211 family not found"])
+                return false
+            }
+            self.scanner = scanner
+            watch = try loop.watch(fd: scanner.eventFileDescriptor) { [self] _ in handleEvents() }
+        } catch {
+            logger.log(.wifiUnavailable, level: .warning, "Wi-Fi discovery cannot start: \(error)",
+                       metadata: ["error": "\(error)"])
+            scanner = nil
+            return false
+        }
+        for info in initial { add(info) }
+        return true
+    }
+
+    /// Whether something needs Wi-Fi now: an app's request with a Wi-Fi
+    /// descriptor, or `--monitor`. Scans run only while it is true.
+    public func setDemand(_ needed: Bool) {
+        guard needed != demand else { return }
+        demand = needed
+        logger.debug("Wi-Fi scanning \(needed ? "needed" : "no longer needed")")
+        for index in interfaces.keys {
+            interfaces[index]?.schedule.setDemand(needed)
+            reschedule(index)
+        }
+    }
+
+    /// Exact SSIDs to name in probe requests (active scans only), so hidden
+    /// networks answer: those of the descriptors that ask for an exact SSID.
+    public func setProbeSSIDs(_ ssids: [SSID]) { probeSSIDs = ssids }
+
+    /// The interfaces being scanned, by index.
+    public var scannedInterfaces: [WiFiInterfaceInfo] { interfaces.values.map(\.info).sorted { $0.index < $1.index } }
+
+    // MARK: Interfaces
+
+    private func isWanted(_ info: WiFiInterfaceInfo) -> Bool {
+        configuration.interfaces.isEmpty ? info.isStation : configuration.interfaces.contains(info.name)
+    }
+
+    private func add(_ info: WiFiInterfaceInfo) {
+        guard isWanted(info), interfaces[info.index] == nil else { return }
+        var schedule = WiFiScanSchedule(configuration: configuration.schedule)
+        schedule.setDemand(demand)
+        interfaces[info.index] = Interface(info: info, schedule: schedule)
+        logger.log(.wifiInterfaceAppeared, level: .notice, "Wi-Fi interface \(info.name) will be scanned when needed",
+                   metadata: ["wifi.interface": "\(info.name)", "wifi.ifindex": "\(info.index)"])
+        reschedule(info.index)
+    }
+
+    private func remove(index: UInt32) {
+        guard let interface = interfaces.removeValue(forKey: index) else { return }
+        if let timer = interface.timer { loop.cancel(timer) }
+        logger.log(.wifiInterfaceRemoved, level: .notice, "Wi-Fi interface \(interface.info.name) is gone",
+                   metadata: ["wifi.interface": "\(interface.info.name)", "wifi.ifindex": "\(index)"])
+    }
+
+    /// After lost events: the kernel's list is the truth.
+    private func resynchronizeInterfaces() {
+        guard let current = try? WiFiInterfaceInfo.all() else { return }
+        let present = Set(current.map(\.index))
+        for index in interfaces.keys where !present.contains(index) { remove(index: index) }
+        for info in current { add(info) }
+    }
+
+    // MARK: Events
+
+    private func handleEvents() {
+        guard let scanner else { return }
+        let batch = scanner.readEvents()
+        if batch.malformed > 0 { logger.debug("Ignored \(batch.malformed) malformed nl80211 event(s)") }
+        for event in batch.events {
+            switch event {
+            case .scanStarted(let index):
+                if interfaces[index] != nil { logger.debug("Scan started on ifindex \(index)") }
+            case .scanResultsReady(let index):
+                guard let read = interfaces[index]?.schedule.resultsReady(at: clock.now) else { continue }
+                if read { readResults(index) }
+                noteRecovery(index)
+                reschedule(index)
+            case .scanAborted(let index):
+                guard interfaces[index] != nil else { continue }
+                logger.debug("Scan aborted on ifindex \(index)")
+                interfaces[index]?.schedule.aborted(at: clock.now)
+                interfaces[index]?.lastError = SystemError(operation: "scan", errno: ECANCELED)
+                noteFailure(index)
+                reschedule(index)
+            case .interfaceAdded(let info):
+                add(info)
+            case .interfaceRemoved(let index):
+                remove(index: index)
+            }
+        }
+        if batch.lostEvents {
+            // A scan's completion may be among them: the schedule's timeout
+            // reads the cache anyway. Interfaces are listed afresh.
+            logger.debug("nl80211 events were lost; listing the interfaces again")
+            resynchronizeInterfaces()
+        }
+    }
+
+    // MARK: Scanning
+
+    private func reschedule(_ index: UInt32) {
+        guard var interface = interfaces[index] else { return }
+        if let timer = interface.timer { loop.cancel(timer) }
+        interface.timer = nil
+        if let wakeUp = interface.schedule.wakeUp {
+            let delay = wakeUp.duration(since: clock.now)
+            do {
+                interface.timer = try loop.after(delay) { [weak self] in self?.timerFired(index) }
+            } catch {
+                // Without its timer the interface would silently stop being scanned.
+                logger.log(.wifiScansFailing, level: .warning,
+                           "Cannot schedule Wi-Fi scans on \(interface.info.name): \(error)",
+                           metadata: ["wifi.interface": "\(interface.info.name)", "error": "\(error)"])
+            }
+        }
+        interfaces[index] = interface
+    }
+
+    private func timerFired(_ index: UInt32) {
+        guard let name = interfaces[index]?.info.name else { return }
+        interfaces[index]?.timer = nil
+        switch interfaces[index]?.schedule.tick(at: clock.now) ?? .nothing {
+        case .nothing:
+            break
+        case .trigger:
+            trigger(index)
+        case .readCacheAfterTimeout:
+            logger.debug("No scan results on \(name) in time; reading the cache",
+                         metadata: event("results-timeout", name))
+            interfaces[index]?.lastError = SystemError(operation: "waiting for scan results", errno: ETIMEDOUT)
+            readResults(index)
+            noteFailure(index)
+        }
+        reschedule(index)
+    }
+
+    private func trigger(_ index: UInt32) {
+        guard let scanner, let name = interfaces[index]?.info.name else { return }
+        let probing: NL80211ScanRequest.Probing =
+            configuration.scanType == .active ? .active(ssids: probeSSIDs) : .passive
+        var request = NL80211ScanRequest(
+            interfaceIndex: index, probing: probing, frequenciesMHz: configuration.frequenciesMHz)
+        do {
+            let outcome: NL80211Scanner.TriggerOutcome
+            do {
+                outcome = try scanner.trigger(request)
+            } catch where error.errno == EINVAL && !probeSSIDs.isEmpty && configuration.scanType == .active {
+                // More SSIDs than the driver can probe for in one scan: the wildcard alone.
+                request.probing = .active(ssids: [])
+                outcome = try scanner.trigger(request)
+            }
+            switch outcome {
+            case .started:
+                logger.debug("Scan started on \(name)", metadata: event("scan-started", name))
+            case .busy:
+                logger.debug("\(name) is busy scanning for someone else; waiting for that scan's results",
+                             metadata: event("radio-busy", name))
+                interfaces[index]?.schedule.radioBusy(at: clock.now)
+            }
+        } catch {
+            logger.debug("Scan on \(name) refused: \(error)", metadata: event("scan-refused", name))
+            interfaces[index]?.schedule.triggerFailed(at: clock.now)
+            interfaces[index]?.lastError = error
+            noteFailure(index)
+        }
+    }
+
+    /// Reads the kernel's BSS cache and records what was heard since the last read.
+    private func readResults(_ index: UInt32) {
+        guard let scanner, let interface = interfaces[index] else { return }
+        let dump: NL80211Scanner.Dump
+        do { dump = try scanner.scanResults(interfaceIndex: index) } catch {
+            logger.debug("Cannot read scan results of \(interface.info.name): \(error)")
+            return
+        }
+        let now = clock.now
+        let sincePreviousRead = interface.lastRead.map { now.duration(since: $0) }
+        interfaces[index]?.lastRead = now
+        var recorded = 0
+        for result in dump.results {
+            var network = result.network
+            if network.interfaceIndex == nil { network.interfaceIndex = index }
+            if let sincePreviousRead, let seen = network.seenMillisecondsAgo,
+                Duration.milliseconds(Int64(seen)) >= sincePreviousRead
+            {
+                continue  // reported by the previous read already
+            }
+            logger.trace("BSS \(network.bssid) \(network.ssid.displayName) on \(network.frequencyMHz) MHz")
+            discovery.record(network)
+            recorded += 1
+        }
+        var metadata = event("results-read", interface.info.name)
+        metadata["wifi.bsses"] = "\(dump.results.count)"
+        metadata["wifi.malformed"] = "\(dump.malformed.count)"
+        metadata["wifi.interrupted"] = "\(dump.interrupted)"
+        logger.debug("Read \(dump.results.count) BSS(es) on \(interface.info.name), \(recorded) new", metadata: metadata)
+    }
+
+    private func noteFailure(_ index: UInt32) {
+        guard let interface = interfaces[index], interface.schedule.isFailing, !interface.failingReported else { return }
+        interfaces[index]?.failingReported = true
+        let reason = interface.lastError.map { "\($0)" } ?? "unknown"
+        logger.log(.wifiScansFailing, level: .warning,
+                   "Wi-Fi scans on \(interface.info.name) keep failing (\(reason)); retrying less often",
+                   metadata: ["wifi.interface": "\(interface.info.name)", "error": "\(reason)",
+                              "wifi.failures": "\(interface.schedule.consecutiveFailures)"])
+    }
+
+    private func noteRecovery(_ index: UInt32) {
+        guard let interface = interfaces[index], interface.schedule.consecutiveFailures == 0 else { return }
+        interfaces[index]?.lastError = nil
+        guard interface.failingReported else { return }
+        interfaces[index]?.failingReported = false
+        logger.log(.wifiScansRecovered, level: .notice, "Wi-Fi scans on \(interface.info.name) work again",
+                   metadata: ["wifi.interface": "\(interface.info.name)"])
+    }
+
+    /// Debug entries carry WIFI_EVENT, so the lab and an operator's
+    /// `journalctl WIFI_EVENT=radio-busy` find them without parsing text.
+    private func event(_ name: String, _ interface: String) -> Logger.Metadata {
+        ["wifi.event": .string(name), "wifi.interface": .string(interface)]
+    }
+}
