@@ -20,6 +20,9 @@ public final class Daemon {
     private let notifier = ServiceManagerNotifier()
     private var loop: EventLoop?
     private var radios = RadioInventory(bluetoothControllers: [], wifiInterfaces: [])
+    private var wifi: WiFiDiscovery?
+    /// Descriptors given with `--descriptors`, kept to tell the radios what to look for.
+    private var descriptorEntries: [DescriptorFile.Entry] = []
     private let appLoader: AppCatalogLoader
     /// The apps that may ask for accessories, from their manifests.
     public private(set) var apps = AppManifestCatalog()
@@ -60,9 +63,11 @@ public final class Daemon {
         guard let bytes = try FileSystem.readFileIfPresent(path) else {
             throw ConfigurationError.missing(path)
         }
-        for entry in try DescriptorFile.parse(bytes, source: path) {
+        let entries = try DescriptorFile.parse(bytes, source: path)
+        for entry in entries {
             try discovery.index.insert(entry.descriptor, id: entry.id, app: entry.app)
         }
+        descriptorEntries += entries
     }
 
     /// `accessoryd --probe`: list the radios on stdout and log the result.
@@ -101,7 +106,12 @@ public final class Daemon {
             // Radios: the discovery components start here, on this loop.
             if configuration.wifiEnabled {
                 let wifi = WiFiDiscovery(loop: loop, discovery: discovery, configuration: configuration.wifi, logger: logger)
-                if wifi.start(interfaces: radios.wifiInterfaces) { wifi.setDemand(monitor != nil) }
+                self.wifi = wifi
+                if wifi.start(interfaces: radios.wifiInterfaces) {
+                    // Hidden hotspots answer only probe requests that name them.
+                    wifi.setProbeSSIDs(descriptorEntries.compactMap(\.descriptor.ssid))
+                    wifi.setDemand(monitor != nil || descriptorEntries.contains { $0.descriptor.describesWiFi })
+                }
             }
 
             notifier.ready(status: radios.summary)

@@ -56,7 +56,8 @@ struct AccessoryDaemonCommand: ParsableCommand {
             sources: sources, configuration: configuration,
             logLevelOverride: logLevel.flatMap { Logger.Level(rawValue: $0.lowercased()) })
         if monitor {
-            daemon.monitor = { print(MonitorLine.format($0)) }
+            // Unbuffered: one line per update as it happens, even into a pipe.
+            daemon.monitor = { StandardOutput.write(MonitorLine.format($0) + "\n") }
         }
         if let descriptors {
             do {
