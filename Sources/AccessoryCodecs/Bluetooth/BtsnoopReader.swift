@@ -56,7 +56,7 @@ public struct BtsnoopReader: Sendable {
                 timestamp: timestamp,
                 controllerIndex: index == BtsnoopRecord.noControllerIndex ? nil : index,
                 opcode: HCIMonitorOpcode(rawValue: UInt16(truncatingIfNeeded: flags)),
-                packet: packet, originalLength: Int(originalLength), cumulativeDrops: drops)
+                packet: packet, originalLength: Int(clamping: originalLength), cumulativeDrops: drops)
         case .hciUART:
             guard let indicator = packet.first else { throw .emptyH4Record(offset: offset) }
             guard let opcode = BtsnoopH4Mapping.opcode(indicator: indicator, flags: flags) else {
@@ -65,7 +65,7 @@ public struct BtsnoopReader: Sendable {
             // H4 has one controller per file and counts the indicator in the lengths.
             record = BtsnoopRecord(
                 timestamp: timestamp, controllerIndex: nil, opcode: opcode,
-                packet: Array(packet.dropFirst()), originalLength: Int(originalLength) - 1, cumulativeDrops: drops)
+                packet: Array(packet.dropFirst()), originalLength: Int(clamping: originalLength) - 1, cumulativeDrops: drops)
         }
         reader = cursor
         return record

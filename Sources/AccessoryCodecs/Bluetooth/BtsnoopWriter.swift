@@ -18,7 +18,8 @@ public struct BtsnoopWriter: Sendable {
     public func encode(_ record: BtsnoopRecord) throws(BtsnoopError) -> [UInt8] {
         let packet: [UInt8]
         let flags: UInt32
-        var originalLength = max(record.originalLength, record.packet.count)
+        // Counted wide so that no length a caller can put in a record overflows here.
+        var originalLength = UInt64(clamping: max(record.originalLength, record.packet.count))
         switch datalink {
         case .linuxMonitor:
             packet = record.packet
@@ -32,7 +33,7 @@ public struct BtsnoopWriter: Sendable {
             originalLength += 1
         }
         guard let included = UInt32(exactly: packet.count), let original = UInt32(exactly: originalLength) else {
-            throw .recordTooLong(length: originalLength)
+            throw .recordTooLong(length: Int(clamping: originalLength))
         }
         return bigEndian(original) + bigEndian(included) + bigEndian(flags) + bigEndian(record.cumulativeDrops)
             + bigEndian(UInt64(bitPattern: record.timestamp)) + packet

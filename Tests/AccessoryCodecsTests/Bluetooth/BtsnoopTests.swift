@@ -69,6 +69,11 @@ struct BtsnoopTests {
         // H4 cannot say "new controller".
         let newIndex = BtsnoopRecord(timestamp: 0, controllerIndex: 0, opcode: .newIndex, packet: [])
         #expect(throws: BtsnoopError.recordNotRepresentable(.newIndex, .hciUART)) { try writer.encode(newIndex) }
+
+        // A length a record's 32-bit field cannot say.
+        let huge = BtsnoopRecord(timestamp: 0, controllerIndex: 0, opcode: .eventPacket, packet: [], originalLength: Int.max)
+        #expect(throws: BtsnoopError.recordTooLong(length: Int.max)) { try writer.encode(huge) }
+        #expect(throws: BtsnoopError.recordTooLong(length: Int.max)) { try BtsnoopWriter().encode(huge) }
     }
 
     @Test func replayFeedsTheSameDecoderAsTheSocket() throws {
