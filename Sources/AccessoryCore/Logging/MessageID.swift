@@ -14,6 +14,13 @@ public enum MessageID: String, CaseIterable, Sendable {
     case radiosProbed = "4bebbc5fbd5d4b0991b9735aab70a1c1"
     case appsLoaded = "f1cbfacd222e477f9647dd3e84ea8fa3"
     case manifestInvalid = "594d6aa5732b4097af31d2b1183c4b3b"
+    case bluetoothScanStarted = "a09a12b27c5741b99f8c4f62bc48d396"
+    case bluetoothListening = "a6c5b1c3cc6145cd822260fca7b70c4c"
+    case bluetoothRecovering = "50a2a603320244eabb3096027067be3e"
+    case bluetoothScanWatchdog = "69a94fee9d35445b9e71ff075e3d3b70"
+    case bluetoothControllerAdded = "2292ea65534043e4ae5e3b02e7c5237a"
+    case bluetoothControllerRemoved = "406ab176ac554ec5b8eb6569620e96bc"
+    case bluetoothUnavailable = "8d74f3ec8003437eb8347ba2010e2989"
 
     /// The metadata key a log call sets to tag its entry with this class;
     /// the journald handler writes it as the MESSAGE_ID field.
