@@ -1,6 +1,5 @@
 import AccessoryCodecs
 import AccessoryCore
-import AccessorySystem
 
 /// Feeds the HCI events of a btsnoop capture (`btmon -w`, or an H4 snoop
 /// log) into the same ingest a live socket feeds, at the pace they were
@@ -23,39 +22,26 @@ public final class BtsnoopReplay {
         self.ingest = ingest
     }
 
-    /// Feeds every remaining record now.
-    public func runToEnd() throws(BtsnoopError) {
-        while let record = try reader.next() { feed(record) }
-    }
-
-    /// Feeds the records at the recorded pace on `loop`, then calls
-    /// `finished` with nil, or with the error that stopped the replay.
-    public func run(on loop: EventLoop, finished: @escaping (BtsnoopError?) -> Void) {
-        step(on: loop, previous: nil, finished: finished)
-    }
-
-    private func step(on loop: EventLoop, previous: Int64?, finished: @escaping (BtsnoopError?) -> Void) {
-        let record: BtsnoopRecord?
-        do { record = try reader.next() } catch {
-            finished(error)
-            return
-        }
-        guard let record else {
-            finished(nil)
-            return
-        }
-        let gap = previous.map { max(0, record.timestamp &- $0) } ?? 0
-        // A capture spanning hours replays its gaps; one over a minute is a
-        // pause in the capture, not something worth waiting for.
-        let delay = Duration.microseconds(min(gap, 60_000_000))
-        do {
-            try loop.after(delay) { [self] in
-                feed(record)
-                step(on: loop, previous: record.timestamp, finished: finished)
+    /// Feeds every remaining record: at once for `.max`; for `.recorded`,
+    /// calling `sleep` with each gap between records first.
+    public func run(speed: Speed, sleep: (Duration) -> Void) throws(BtsnoopError) {
+        var previous: Int64?
+        while let record = try reader.next() {
+            if speed == .recorded, let previous {
+                sleep(Self.gap(from: previous, to: record.timestamp))
             }
-        } catch {
-            finished(nil)
+            previous = record.timestamp
+            feed(record)
         }
+    }
+
+    /// The wait between two records: never negative (clocks in captures may
+    /// step back), and a gap over a minute is a pause in the capture, not
+    /// something worth waiting for.
+    static func gap(from earlier: Int64, to later: Int64) -> Duration {
+        let (difference, overflow) = later.subtractingReportingOverflow(earlier)
+        guard !overflow, difference > 0 else { return .zero }
+        return .microseconds(min(difference, 60_000_000))
     }
 
     private func feed(_ record: BtsnoopRecord) {

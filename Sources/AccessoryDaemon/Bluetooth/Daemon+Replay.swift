@@ -31,21 +31,10 @@ extension Daemon {
         }
 
         var failure: BtsnoopError?
-        switch speed {
-        case .max:
-            do { try replay.runToEnd() } catch { failure = error }
-        case .recorded:
-            do {
-                let loop = try EventLoop()
-                replay.run(on: loop) { error in
-                    failure = error
-                    loop.exit(code: 0)
-                }
-                _ = try loop.run()
-            } catch {
-                StandardError.write("accessoryd: cannot run the replay: \(error)\n")
-                return Self.exitFailure
-            }
+        do {
+            try replay.run(speed: speed, sleep: ReplayPacing.sleep(for:))
+        } catch {
+            failure = error
         }
         let drops = ingest.allDrops.nonZero.map { "\($0.reason.rawValue)=\($0.count)" }.joined(separator: " ")
         logger.info("Replayed \(replay.eventCount) HCI events: \(ingest.advertisementCount) advertisements\(drops.isEmpty ? "" : ", dropped " + drops)")
