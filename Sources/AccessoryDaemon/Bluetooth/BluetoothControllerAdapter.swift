@@ -165,7 +165,9 @@ final class BluetoothControllerAdapter {
                 logger.log(.bluetoothRecovering, level: .warning,
                            "hci\(index): \(Self.describe(reason)); setting up the scan again in \(delay)",
                            metadata: ["bluetooth.reason": "\(Self.describe(reason))", "retry.after": "\(delay)"])
-            case .watchdogRestart(let silence):
+            case .watchdogRestart(let silence, repeated: true):
+                logger.debug("hci\(index): still nothing heard after \(silence); restarting the scan again")
+            case .watchdogRestart(let silence, repeated: false):
                 logger.log(.bluetoothScanWatchdog, level: .notice,
                            "hci\(index): no advertising report for \(silence); restarting the scan",
                            metadata: ["bluetooth.silence": "\(silence)"])

@@ -59,8 +59,10 @@ public struct ScanStateMachine {
         /// The agent only listens now; `firstTime` is true once per controller.
         case listening(ListeningReason, firstTime: Bool)
         case recovering(RecoveryReason, retryAfter: Duration)
-        /// Nothing heard for `silence`; the scan is being restarted.
-        case watchdogRestart(silence: Duration)
+        /// Nothing heard for `silence`; the scan is being restarted. `repeated`
+        /// when nothing was heard since the last restart either (a quiet
+        /// place, worth a journal entry only the first time).
+        case watchdogRestart(silence: Duration, repeated: Bool)
         /// Another process turned scanning off; the agent scans again after a grace period.
         case scanStoppedByAnotherProcess
         /// Extended-advertising fragments pending for this controller are stale.
@@ -92,6 +94,8 @@ public struct ScanStateMachine {
     private var lastActivity: MonotonicInstant = .zero
     private var retryTakesScanOnly = false
     private var restartingForWatchdog = false
+    /// Nothing has been heard since the last watchdog restart.
+    private var silentSinceWatchdogRestart = false
     /// Scan-enable commands other processes sent and are not answered yet, oldest first.
     private var othersScanEnables: [(opcode: HCIOpcode, enable: Bool)] = []
 
@@ -118,6 +122,7 @@ public struct ScanStateMachine {
         switch event {
         case .leMeta(.advertisingReports), .leMeta(.extendedAdvertisingReports):
             lastActivity = now
+            silentSinceWatchdogRestart = false
             return []
         case .hardwareError(let code):
             return recover(.hardwareError(code: code), controllerLostState: true)
@@ -161,7 +166,10 @@ public struct ScanStateMachine {
         case .scanning:
             restartingForWatchdog = true
             plan = [enableCommand(true)]
-            return [.watchdogRestart(silence: silence), .forgetPendingFragments] + send(enableCommand(false))
+            let repeated = silentSinceWatchdogRestart
+            silentSinceWatchdogRestart = true
+            return [.watchdogRestart(silence: silence, repeated: repeated), .forgetPendingFragments]
+                + send(enableCommand(false))
         case .listening:
             // Nobody reports anything: maybe nobody scans any more. Try to.
             phase = .settingUp

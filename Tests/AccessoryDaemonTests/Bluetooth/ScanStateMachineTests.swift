@@ -171,11 +171,20 @@ import Testing
         #expect(machine.tick(now: clock.now) == [])
         clock.advance(by: .seconds(1))
         #expect(machine.tick(now: clock.now)
-            == [.watchdogRestart(silence: .seconds(90)), .forgetPendingFragments, .send(Self.legacyDisable)])
+            == [.watchdogRestart(silence: .seconds(90), repeated: false), .forgetPendingFragments, .send(Self.legacyDisable)])
         #expect(machine.received(Self.complete(.leSetScanEnable), now: clock.now) == [.send(Self.legacyEnable)])
         // A restart is not a new start: nothing to announce.
         #expect(machine.received(Self.complete(.leSetScanEnable), now: clock.now) == [])
         #expect(machine.phase == .scanning && machine.weEnabledScan)
+
+        // Still silent: a quiet place; the next restart says it is a repeat.
+        clock.advance(by: .seconds(90))
+        #expect(machine.tick(now: clock.now).first == .watchdogRestart(silence: .seconds(90), repeated: true))
+        _ = machine.received(Self.complete(.leSetScanEnable), now: clock.now)
+        _ = machine.received(Self.complete(.leSetScanEnable), now: clock.now)
+        _ = machine.received(Self.report, now: clock.now)
+        clock.advance(by: .seconds(90))
+        #expect(machine.tick(now: clock.now).first == .watchdogRestart(silence: .seconds(90), repeated: false))
     }
 
     @Test func watchdogOffNeverRestarts() {

@@ -45,6 +45,13 @@ class DiscoveryTests(LabTestCase):
         daemon.wait_ready(timeout=60)
         return daemon
 
+    def entries(self, message_id):
+        """hci0's journal entries with this MESSAGE_ID, from every test of the scenario so far."""
+        return self.lab.journal_entries(MESSAGE_ID=message_id, BLUETOOTH_CONTROLLER="hci0")
+
+    def wait_for_new_entry(self, message_id, before, what, timeout=30):
+        self.lab.wait_until(lambda: len(self.entries(message_id)) > before, timeout=timeout, what=what)
+
     def wait_for_line(self, daemon, predicate=lambda fields: True, after=0, poke=True, timeout=40,
                       what="a monitor line of the advertiser"):
         """The first line heard on hci0 from the advertiser past the first `after` that satisfies
@@ -107,22 +114,25 @@ class DiscoveryTests(LabTestCase):
     def test_scanning_controller_down_and_up(self):
         daemon = self.start()
         self.wait_for_line(daemon)
+        removed, added = len(self.entries(CONTROLLER_REMOVED)), len(self.entries(CONTROLLER_ADDED))
         self.lab.run(["hciconfig", "hci0", "down"]).check()
-        self.lab.wait_for_journal(MESSAGE_ID=CONTROLLER_REMOVED, BLUETOOTH_CONTROLLER="hci0")
+        self.wait_for_new_entry(CONTROLLER_REMOVED, removed, "accessoryd to drop hci0")
         mark = len(monitor_lines(daemon))
         self.lab.run(["hciconfig", "hci0", "up"]).check()
-        self.lab.wait_for_journal(MESSAGE_ID=CONTROLLER_ADDED, BLUETOOTH_CONTROLLER="hci0", count=2)
+        self.wait_for_new_entry(CONTROLLER_ADDED, added, "accessoryd to take hci0 up again")
         self.wait_for_line(daemon, after=mark, what="the advertiser again after hci0 went down and up")
         self.assertEqual(daemon.stop(), 0)
 
     def test_both_controllers_removed_and_added(self):
         daemon = self.start()
         self.wait_for_line(daemon)
+        removed, added = len(self.entries(CONTROLLER_REMOVED)), len(self.entries(CONTROLLER_ADDED))
         hardware = self.lab._hardware  # labkit has no public helper to restart btvirt yet
         hardware.controllers.stop()
-        self.lab.wait_for_journal(MESSAGE_ID=CONTROLLER_REMOVED, BLUETOOTH_CONTROLLER="hci0")
+        self.wait_for_new_entry(CONTROLLER_REMOVED, removed, "accessoryd to drop the removed hci0")
         mark = len(monitor_lines(daemon))
         hardware.controllers.start(2, f"{self.lab.evidence_dir}/btvirt-restarted.log", log=self.lab.log)
+        self.wait_for_new_entry(CONTROLLER_ADDED, added, "accessoryd to take the new hci0")
         self.lab.advertise("hci1", ADV_DATA)
         self.advertiser_device = {c.name: c for c in self.lab.bluetooth_controllers()}["hci1"].address + "/public"
         self.wait_for_line(daemon, after=mark, what="the advertiser after btvirt was restarted")
@@ -133,8 +143,9 @@ class DiscoveryTests(LabTestCase):
         daemon = self.start("[Bluetooth]\nScanWatchdog=3s\n")
         self.wait_for_line(daemon)
         mark = len(monitor_lines(daemon))
+        restarts = len(self.entries(SCAN_WATCHDOG))
         # No toggling: btvirt reports again only because the watchdog restarts the scan.
-        self.lab.wait_for_journal(MESSAGE_ID=SCAN_WATCHDOG, BLUETOOTH_CONTROLLER="hci0", timeout=30)
+        self.wait_for_new_entry(SCAN_WATCHDOG, restarts, "the scan watchdog to restart the silent scan")
         self.wait_for_line(daemon, after=mark, poke=False, what="a report after the watchdog restart")
         self.assertEqual(daemon.stop(), 0)
 
