@@ -20,6 +20,8 @@ public final class BluetoothDiscovery {
     private var adapters: [UInt16: BluetoothControllerAdapter] = [:]
     /// Controllers whose adapter could not be opened, to log that only once per controller.
     private var failedToOpen: Set<UInt16> = []
+    /// Exclusive controllers that were up before accessoryd took them down, to bring up again on exit.
+    private var upBeforeTakenExclusively: Set<UInt16> = []
 
     public init(
         settings: BluetoothSettings, scanType: BluetoothSettings.ScanType, pipeline: DiscoveryPipeline,
@@ -64,7 +66,13 @@ public final class BluetoothDiscovery {
     /// Leaves every controller's scan as it was found.
     public func stop() {
         for adapter in adapters.values { adapter.stop(leaveAsFound: true) }
+        // Dropping the adapters closes their sockets, which gives exclusive controllers back.
         adapters.removeAll()
+        for index in upBeforeTakenExclusively.sorted() {
+            do { try HCISocket.setPower(controller: index, up: true) } catch {
+                logger.warning("hci\(index): cannot bring it up again: \(error)")
+            }
+        }
         if let deviceEventsToken { loop?.stopWatching(deviceEventsToken) }
         deviceEventsToken = nil
         deviceEvents = nil
@@ -110,11 +118,13 @@ public final class BluetoothDiscovery {
 
     private func open(_ index: UInt16) {
         guard let loop, adapters[index] == nil, settings.uses(controller: index) else { return }
+        let info = try? BluetoothControllerInfo.all().first(where: { $0.index == index })
         // A controller without LE (BR/EDR only) has nothing for us.
-        if let info = try? BluetoothControllerInfo.all().first(where: { $0.index == index }), !info.supportsLowEnergy {
+        if let info, !info.supportsLowEnergy {
             logger.debug("hci\(index) has no LE; not used")
             return
         }
+        if isExclusive(index), info?.isUp == true { upBeforeTakenExclusively.insert(index) }
         do {
             let adapter = try BluetoothControllerAdapter(
                 index: index, exclusive: isExclusive(index), scanType: scanType, watchdog: settings.scanWatchdog,

@@ -109,6 +109,7 @@ class CoexistenceTests(LabTestCase):
     def test_listens_when_bluetoothd_already_scans(self):
         self.start_discovery()
         earlier = len(self.listening_entries())  # from other tests of this scenario
+        started = len(self.started_entries())
         daemon = self.start_accessoryd()
         self.lab.wait_until(lambda: len(self.listening_entries()) > earlier, timeout=30,
                             what="accessoryd to say it listens")
@@ -121,10 +122,10 @@ class CoexistenceTests(LabTestCase):
         self.wait_bluetoothd_lists_advertiser()
         self.assertIn("LabTag", self.lab.run(["bluetoothctl", "info", self.advertiser]).stdout)
 
-        # bluetoothd's discovery ends: accessoryd scans itself again and keeps hearing.
-        started = len(self.started_entries())
+        # bluetoothd's discovery ends (the kernel ends an LE discovery after 10.24 s by itself, or
+        # "scan off"): accessoryd scans itself again and keeps hearing.
         self.ctl.send("scan off")
-        self.lab.wait_until(lambda: len(self.started_entries()) > started, timeout=30,
+        self.lab.wait_until(lambda: len(self.started_entries()) > started, timeout=40,
                             what="accessoryd to scan itself once bluetoothd's discovery ended")
         self.wait_heard(daemon, after=len(self.accessoryd_lines(daemon)),
                         what="accessoryd to hear the advertiser after taking the scan up")

@@ -149,15 +149,33 @@ class DiscoveryTests(LabTestCase):
         self.wait_for_line(daemon, after=mark, poke=False, what="a report after the watchdog restart")
         self.assertEqual(daemon.stop(), 0)
 
+    def lescan_output(self, controller):
+        """hcitool's own scan for two seconds: it fails when someone else scans or owns the controller."""
+        scan = subprocess.Popen(["hcitool", "-i", controller, "lescan", "--duplicates"],
+                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        time.sleep(2)
+        scan.send_signal(2)
+        output, _ = scan.communicate(timeout=20)
+        return output
+
+    def test_exclusive_controller_is_ours_alone_and_given_back(self):
+        daemon = self.start("[Bluetooth]\nControllers=hci0\nExclusiveControllers=hci0\n")
+        fields = self.wait_for_line(daemon)
+        self.assertEqual(fields["manufacturer"], "ffff:2a01")
+        entry = self.lab.wait_for_journal(MESSAGE_ID=CONTROLLER_ADDED, BLUETOOTH_CONTROLLER="hci0",
+                                          BLUETOOTH_EXCLUSIVE="true")
+        self.assertIn("exclusive", entry["MESSAGE"])
+        self.assertIn("failed", self.lescan_output("hci0"), "the user channel keeps other HCI users out")
+        self.assertEqual(daemon.stop(), 0)
+        self.lab.wait_until(lambda: {c.name: c.up for c in self.lab.bluetooth_controllers()}.get("hci0"),
+                            timeout=20, what="hci0 to be up again after accessoryd gave it back")
+        self.assertNotIn("failed", self.lescan_output("hci0"))
+
     def test_exit_leaves_the_scan_as_found(self):
         daemon = self.start()
         self.wait_for_line(daemon)
         self.assertEqual(daemon.stop(), 0)
         # Scanning left on would make hcitool's Set Scan Parameters fail with Command Disallowed.
-        scan = subprocess.Popen(["hcitool", "-i", "hci0", "lescan", "--duplicates"],
-                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-        time.sleep(2)
-        scan.send_signal(2)
-        output, _ = scan.communicate(timeout=20)
+        output = self.lescan_output("hci0")
         self.assertNotIn("failed", output)
         self.assertIn("LE Scan", output)
