@@ -107,14 +107,15 @@ final class BluetoothControllerAdapter {
         }
     }
 
-    /// For the exit path only: reads until `opcode` is answered or time is up.
+    /// For the exit path only: reads until `opcode` is answered or time is up
+    /// (advertising reports may keep arriving until the controller has obeyed).
     private func awaitAnswer(to opcode: HCIOpcode, timeout: Duration) {
-        var remaining = 5
-        while remaining > 0, socket.waitReadable(timeout: timeout) {
-            remaining -= 1
-            guard let packet = try? socket.receive(), packet.first == HCISocket.eventPacketType,
-                let event = try? HCIEvent.decode(packet.dropFirst())
-            else { continue }
+        let deadline = clock.now.advanced(by: timeout)
+        while clock.now < deadline, socket.waitReadable(timeout: deadline.duration(since: clock.now)) {
+            guard let packet = try? socket.receive() else { return }
+            guard packet.first == HCISocket.eventPacketType, let event = try? HCIEvent.decode(packet.dropFirst()) else {
+                continue
+            }
             switch event {
             case .commandComplete(let complete) where complete.opcode == opcode: return
             case .commandStatus(let status) where status.opcode == opcode: return

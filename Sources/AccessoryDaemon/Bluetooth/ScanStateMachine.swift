@@ -137,7 +137,10 @@ public struct ScanStateMachine {
 
     /// A command another host process sent to the controller.
     public mutating func observed(_ command: HCICommandPacket) -> [Action] {
-        if let enable = command.scanEnable { othersScanEnables.append((command.opcode, enable)) }
+        guard let enable = command.scanEnable else { return [] }
+        othersScanEnables.append((command.opcode, enable))
+        // Every command is answered; should answers get lost (a reset), keep the list short.
+        if othersScanEnables.count > 8 { othersScanEnables.removeFirst() }
         return []
     }
 
