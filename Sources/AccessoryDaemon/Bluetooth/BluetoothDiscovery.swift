@@ -107,8 +107,11 @@ public final class BluetoothDiscovery {
             if isExclusive(index) { openLater(index) }
         case .up:
             if !isExclusive(index) { open(index) }
-        case .down, .unregistered:
-            if !isExclusive(index) || event.kind == .unregistered { close(index, reason: event.kind == .down ? "went down" : "was removed") }
+        case .down:
+            // Taking an exclusive controller brings it down: that is us, not a loss.
+            if !isExclusive(index) { close(index, reason: "went down") }
+        case .unregistered:
+            close(index, reason: "was removed")
         }
     }
 
