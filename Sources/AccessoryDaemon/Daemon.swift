@@ -113,6 +113,12 @@ public final class Daemon {
                     wifi.setDemand(monitor != nil || descriptorEntries.contains { $0.descriptor.describesWiFi })
                 }
             }
+            let bluetooth = configuration.bluetoothEnabled ? BluetoothDiscovery(
+                settings: configuration.bluetooth,
+                scanType: BluetoothSettings.scanType(for: configuration.bluetooth.scanMode, apps: apps),
+                pipeline: discovery, logger: logger) : nil
+            bluetooth?.start(on: loop)
+            defer { bluetooth?.stop() }  // leaves each controller's scan as it was found
 
             notifier.ready(status: radios.summary)
             logger.log(.daemonReady, level: .notice, "accessoryd is ready: \(radios.summary)")

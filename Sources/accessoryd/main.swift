@@ -1,9 +1,11 @@
 import AccessoryDaemon
 import AccessorySystem
 import ArgumentParser
+import Glibc
 import Logging
 
 extension LogTarget: ExpressibleByArgument {}
+extension BtsnoopReplay.Speed: ExpressibleByArgument {}
 
 struct AccessoryDaemonCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -39,7 +41,17 @@ struct AccessoryDaemonCommand: ParsableCommand {
         valueName: "file"))
     var descriptors: String?
 
+    @Option(name: .long, help: ArgumentHelp(
+        "Take the Bluetooth input from this btsnoop capture (btmon -w) instead of the controllers, and exit at its end.",
+        valueName: "file"))
+    var replay: String?
+
+    @Option(name: .long, help: "With --replay: recorded (the capture's own pace) or max (as fast as possible).")
+    var replaySpeed: BtsnoopReplay.Speed?
+
     mutating func validate() throws {
+        if replaySpeed != nil && replay == nil { throw ValidationError("--replay-speed goes with --replay") }
+        if replay != nil && probe { throw ValidationError("--replay and --probe do not go together") }
         if descriptors != nil && !monitor { throw ValidationError("--descriptors goes with --monitor") }
         if let logLevel, Logger.Level(rawValue: logLevel.lowercased()) == nil {
             throw ValidationError("'\(logLevel)' is not a log level (trace, debug, info, notice, warning, error, critical)")
@@ -67,7 +79,12 @@ struct AccessoryDaemonCommand: ParsableCommand {
                 throw ExitCode(Daemon.exitConfigurationError)
             }
         }
-        let status = probe ? daemon.probe() : daemon.run()
+        let status: Int32
+        if let replay {
+            status = daemon.replay(capturePath: replay, speed: replaySpeed ?? .recorded)
+        } else {
+            status = probe ? daemon.probe() : daemon.run()
+        }
         if status != 0 { throw ExitCode(status) }
     }
 }

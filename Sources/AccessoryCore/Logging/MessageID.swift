@@ -19,6 +19,13 @@ public enum MessageID: String, CaseIterable, Sendable {
     case wifiScansFailing = "7f662d14034b493bb59e068aa6c585ea"
     case wifiScansRecovered = "acf4dd492fb640b68a18e9710934ed6b"
     case wifiUnavailable = "b6daf368ae5848bebc2a71ec047fba6c"
+    case bluetoothScanStarted = "a09a12b27c5741b99f8c4f62bc48d396"
+    case bluetoothListening = "a6c5b1c3cc6145cd822260fca7b70c4c"
+    case bluetoothRecovering = "50a2a603320244eabb3096027067be3e"
+    case bluetoothScanWatchdog = "69a94fee9d35445b9e71ff075e3d3b70"
+    case bluetoothControllerAdded = "2292ea65534043e4ae5e3b02e7c5237a"
+    case bluetoothControllerRemoved = "406ab176ac554ec5b8eb6569620e96bc"
+    case bluetoothUnavailable = "8d74f3ec8003437eb8347ba2010e2989"
 
     /// The metadata key a log call sets to tag its entry with this class;
     /// the journald handler writes it as the MESSAGE_ID field.

@@ -9,6 +9,8 @@ public struct DaemonConfiguration: Equatable, Sendable {
     public var logLevel: Logger.Level = .info
     /// [Bluetooth] Enabled=: whether to look for Bluetooth controllers at all.
     public var bluetoothEnabled = true
+    /// [Bluetooth] Controllers=, ExclusiveControllers=, ScanWatchdog=, ScanMode=.
+    public var bluetooth = BluetoothSettings()
     /// [Wi-Fi] Enabled=: whether to look for Wi-Fi interfaces at all.
     public var wifiEnabled = true
     /// [Wi-Fi] ScanInterval=, ScanIntervalMax=, ScanType=, Frequencies=, Interfaces=.
@@ -37,6 +39,26 @@ public struct DaemonConfiguration: Equatable, Sendable {
                 logLevel = level
             case ("Bluetooth", "Enabled"):
                 bluetoothEnabled = try boolean(entry, file)
+            case ("Bluetooth", "Controllers"):
+                guard let list = BluetoothSettings.controllerList(entry.value) else {
+                    throw invalid(entry, file, expected: "controller names such as hci0 hci1, or empty for all")
+                }
+                bluetooth.controllers = list.isEmpty ? nil : list
+            case ("Bluetooth", "ExclusiveControllers"):
+                guard let list = BluetoothSettings.controllerList(entry.value) else {
+                    throw invalid(entry, file, expected: "controller names such as hci1, or empty for none")
+                }
+                bluetooth.exclusiveControllers = list
+            case ("Bluetooth", "ScanWatchdog"):
+                guard let watchdog = BluetoothSettings.watchdogDuration(entry.value) else {
+                    throw invalid(entry, file, expected: "a duration such as 90s or 2min, or 0 to turn it off")
+                }
+                bluetooth.scanWatchdog = watchdog
+            case ("Bluetooth", "ScanMode"):
+                guard let mode = BluetoothScanMode(rawValue: entry.value.lowercased()) else {
+                    throw invalid(entry, file, expected: "auto, passive or active")
+                }
+                bluetooth.scanMode = mode
             case ("Wi-Fi", "Enabled"):
                 wifiEnabled = try boolean(entry, file)
             case ("Wi-Fi", "ScanInterval"):
@@ -73,7 +95,7 @@ public struct DaemonConfiguration: Equatable, Sendable {
     /// Every section and the keys it may hold.
     static let keys: [String: Set<String>] = [
         "Daemon": ["LogLevel"],
-        "Bluetooth": ["Enabled"],
+        "Bluetooth": ["Enabled", "Controllers", "ExclusiveControllers", "ScanWatchdog", "ScanMode"],
         "Wi-Fi": ["Enabled", "ScanInterval", "ScanIntervalMax", "ScanType", "Frequencies", "Interfaces"],
     ]
 

@@ -19,6 +19,19 @@ public final class HCISocket {
     /// HCI_DEV_NONE: a socket bound to no controller, for the stack's device events.
     public static let noController: UInt16 = 0xFFFF
 
+    /// H4 packet types, for `setFilter`.
+    public static let commandPacketType: UInt8 = 0x01
+    public static let eventPacketType: UInt8 = 0x04
+
+    /// A raw socket bound to no controller that receives only the kernel's
+    /// device events (controllers registered, removed, up, down), as
+    /// stack-internal events (0xFD).
+    public static func deviceEvents() throws(SystemError) -> HCISocket {
+        let socket = try HCISocket(controller: noController, channel: .raw)
+        try socket.setFilter(packetTypes: [eventPacketType], events: [0xFD])
+        return socket
+    }
+
     public let controllerIndex: UInt16
     public let channel: Channel
     public let fd: Int32
@@ -86,6 +99,19 @@ public final class HCISocket {
             case EAGAIN: return nil
             default: throw SystemError.last("read(hci\(controllerIndex))")
             }
+        }
+    }
+
+    /// Waits up to `timeout` for a packet to read. Only for the last words at
+    /// exit, after the event loop has stopped; the loop itself never blocks.
+    public func waitReadable(timeout: Duration) -> Bool {
+        var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        let milliseconds = Int32(clamping: timeout.components.seconds * 1000
+            + timeout.components.attoseconds / 1_000_000_000_000_000)
+        while true {
+            let ready = poll(&descriptor, 1, milliseconds)
+            if ready < 0 && errno == EINTR { continue }
+            return ready > 0
         }
     }
 

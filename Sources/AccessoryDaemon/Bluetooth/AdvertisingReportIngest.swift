@@ -1,0 +1,81 @@
+import AccessoryCodecs
+import AccessoryCore
+
+/// The path every HCI event takes after the socket, live or replayed: decode,
+/// join extended-advertising fragments per controller, turn each report into
+/// an `Advertisement` and record it. Whatever cannot be read is counted, not
+/// logged one by one.
+public final class AdvertisingReportIngest {
+    private let record: (Advertisement) -> Void
+    private var reassemblers: [UInt16: ExtendedAdvertisingReassembler] = [:]
+    /// Reports and events dropped, by reason, since the start.
+    public private(set) var drops = AdvertisingDropCounters()
+    /// Advertisements handed on since the start.
+    public private(set) var advertisementCount = 0
+
+    public init(record: @escaping (Advertisement) -> Void) {
+        self.record = record
+    }
+
+    /// One HCI event packet (no H4 indicator) from `controller`. Returns the
+    /// decoded event for the controller's scan state, or nil when it could not be decoded.
+    @discardableResult
+    public func ingest(event bytes: [UInt8], controller: UInt16?) -> HCIEvent? {
+        let event: HCIEvent
+        do {
+            event = try HCIEvent.decode(bytes)
+        } catch {
+            drops.record(.malformedEvent)
+            return nil
+        }
+        switch event {
+        case .leMeta(.advertisingReports(let reports)):
+            for report in reports {
+                convert { () throws(AdvertisementConversionError) in try Advertisement(report, controllerIndex: controller) }
+            }
+        case .leMeta(.extendedAdvertisingReports(let reports)):
+            let key = controller ?? HCIDeviceEvent.noControllerKey
+            var reassembler = reassemblers[key] ?? ExtendedAdvertisingReassembler()
+            for fragment in reports {
+                if case .complete(let report) = reassembler.add(fragment) {
+                    convert { () throws(AdvertisementConversionError) in try Advertisement(report, controllerIndex: controller) }
+                }
+            }
+            reassemblers[key] = reassembler
+        default:
+            break
+        }
+        return event
+    }
+
+    /// Drops pending fragments of `controller` (its scan restarted or it went away).
+    public func forgetPendingFragments(of controller: UInt16?) {
+        let key = controller ?? HCIDeviceEvent.noControllerKey
+        guard var reassembler = reassemblers[key] else { return }
+        reassembler.reset()
+        reassemblers[key] = reassembler
+    }
+
+    /// Every drop so far, the reassemblers' included.
+    public var allDrops: AdvertisingDropCounters {
+        reassemblers.values.reduce(drops) { $0.adding($1.drops) }
+    }
+
+    private func convert(_ make: () throws(AdvertisementConversionError) -> Advertisement) {
+        do {
+            record(try make())
+            advertisementCount &+= 1
+        } catch {
+            switch error {
+            case .malformedAdvertisingData: drops.record(.malformedAdvertisingData)
+            case .anonymousAdvertiser: drops.record(.anonymousAdvertiser)
+            case .incompleteData: drops.record(.truncatedFragments)
+            }
+        }
+    }
+}
+
+extension HCIDeviceEvent {
+    /// The reassembler key for events of no known controller (an H4 capture).
+    static let noControllerKey: UInt16 = 0xFFFF
+}

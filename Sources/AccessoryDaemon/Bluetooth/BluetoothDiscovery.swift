@@ -1,0 +1,179 @@
+import AccessoryCodecs
+import AccessoryCore
+import AccessorySystem
+import Glibc
+import Logging
+
+/// Bluetooth LE discovery on every controller the configuration allows:
+/// one adapter per controller that is up, started and stopped as the
+/// kernel's device events say controllers come, go, come up or go down, so
+/// hotplug never needs a restart. Everything heard goes to the pipeline.
+public final class BluetoothDiscovery {
+    private let settings: BluetoothSettings
+    private let scanType: BluetoothSettings.ScanType
+    private let clock: any MonotonicClock
+    private var logger: Logger
+    private let ingest: AdvertisingReportIngest
+    private var loop: EventLoop?
+    private var deviceEvents: HCISocket?
+    private var deviceEventsToken: WatchToken?
+    private var adapters: [UInt16: BluetoothControllerAdapter] = [:]
+    /// Controllers whose adapter could not be opened, to log that only once per controller.
+    private var failedToOpen: Set<UInt16> = []
+    /// Exclusive controllers that were up before accessoryd took them down, to bring up again on exit.
+    private var upBeforeTakenExclusively: Set<UInt16> = []
+
+    public init(
+        settings: BluetoothSettings, scanType: BluetoothSettings.ScanType, pipeline: DiscoveryPipeline,
+        clock: any MonotonicClock = SystemMonotonicClock(), logger: Logger
+    ) {
+        self.settings = settings
+        self.scanType = scanType
+        self.clock = clock
+        self.logger = logger
+        ingest = AdvertisingReportIngest { pipeline.record($0) }
+    }
+
+    /// The controllers being scanned or listened to, by HCI index.
+    public var activeControllers: [UInt16] { adapters.keys.sorted() }
+
+    /// Starts listening for device events, then opens every usable controller.
+    /// A kernel without Bluetooth is logged, not an error: there is nothing to scan.
+    public func start(on loop: EventLoop) {
+        self.loop = loop
+        do {
+            let socket = try HCISocket.deviceEvents()
+            deviceEventsToken = try loop.watch(fd: socket.fd) { [unowned self] _ in readDeviceEvents() }
+            deviceEvents = socket
+        } catch {
+            if error.errno == EAFNOSUPPORT || error.errno == EPROTONOSUPPORT {
+                logger.info("The kernel has no Bluetooth support; Bluetooth discovery is off")
+            } else {
+                logger.log(.bluetoothUnavailable, level: .warning,
+                           "Cannot follow Bluetooth controllers coming and going: \(error)")
+            }
+            return
+        }
+        do {
+            for controller in try BluetoothControllerInfo.all() where controller.isUp || isExclusive(controller.index) {
+                open(controller.index)
+            }
+        } catch {
+            logger.log(.bluetoothUnavailable, level: .warning, "Cannot list Bluetooth controllers: \(error)")
+        }
+    }
+
+    /// Leaves every controller's scan as it was found.
+    public func stop() {
+        for adapter in adapters.values { adapter.stop(leaveAsFound: true) }
+        // Dropping the adapters closes their sockets, which gives exclusive controllers back.
+        adapters.removeAll()
+        for index in upBeforeTakenExclusively.sorted() {
+            do { try HCISocket.setPower(controller: index, up: true) } catch {
+                logger.warning("hci\(index): cannot bring it up again: \(error)")
+            }
+        }
+        if let deviceEventsToken { loop?.stopWatching(deviceEventsToken) }
+        deviceEventsToken = nil
+        deviceEvents = nil
+        logDrops()
+    }
+
+    // MARK: Device events
+
+    private func readDeviceEvents() {
+        guard let deviceEvents else { return }
+        do {
+            while let packet = try deviceEvents.receive() {
+                guard let event = try? HCIEvent.decode(h4Packet: packet),
+                    let deviceEvent = try? HCIDeviceEvent.decode(event)
+                else { continue }
+                handle(deviceEvent)
+            }
+        } catch {
+            logger.log(.bluetoothUnavailable, level: .warning, "Lost the Bluetooth device events: \(error)")
+            if let deviceEventsToken { loop?.stopWatching(deviceEventsToken) }
+            deviceEventsToken = nil
+        }
+    }
+
+    private func handle(_ event: HCIDeviceEvent) {
+        let index = event.controllerIndex
+        logger.debug("hci\(index): device event \(event.kind)")
+        switch event.kind {
+        case .registered:
+            // A shared controller is used once it is up (bluetoothd or an
+            // administrator brings it up); an exclusive one is ours to open.
+            if isExclusive(index) { openLater(index) }
+        case .up:
+            if !isExclusive(index) { open(index) }
+        case .down:
+            // Taking an exclusive controller brings it down: that is us, not a loss.
+            if !isExclusive(index) { close(index, reason: "went down") }
+        case .unregistered:
+            close(index, reason: "was removed")
+        }
+    }
+
+    // MARK: Adapters
+
+    private func isExclusive(_ index: UInt16) -> Bool { settings.exclusiveControllers.contains(index) }
+
+    private func open(_ index: UInt16) {
+        guard let loop, adapters[index] == nil, settings.uses(controller: index) else { return }
+        let info = try? BluetoothControllerInfo.all().first(where: { $0.index == index })
+        // A controller without LE (BR/EDR only) has nothing for us.
+        if let info, !info.supportsLowEnergy {
+            logger.debug("hci\(index) has no LE; not used")
+            return
+        }
+        if isExclusive(index), info?.isUp == true { upBeforeTakenExclusively.insert(index) }
+        do {
+            let adapter = try BluetoothControllerAdapter(
+                index: index, exclusive: isExclusive(index), scanType: scanType, watchdog: settings.scanWatchdog,
+                loop: loop, ingest: ingest, clock: clock, logger: logger,
+                onFailure: { [unowned self] adapter, error in adapterFailed(adapter, error) })
+            adapters[index] = adapter
+            try adapter.start()
+            failedToOpen.remove(index)
+            logger.log(.bluetoothControllerAdded, level: .info,
+                       "hci\(index): listening for LE advertisements\(isExclusive(index) ? " (exclusive)" : "")",
+                       metadata: ["bluetooth.controller": "hci\(index)", "bluetooth.exclusive": "\(isExclusive(index))"])
+        } catch {
+            adapters[index]?.stop(leaveAsFound: false)
+            adapters[index] = nil
+            if failedToOpen.insert(index).inserted {
+                logger.log(.bluetoothUnavailable, level: .warning, "hci\(index): cannot open: \(error)",
+                           metadata: ["bluetooth.controller": "hci\(index)"])
+            }
+        }
+    }
+
+    /// The kernel is still setting a new controller up; give it a moment.
+    private func openLater(_ index: UInt16) {
+        _ = try? loop?.after(.seconds(1)) { [weak self] in self?.open(index) }
+    }
+
+    private func close(_ index: UInt16, reason: String) {
+        guard let adapter = adapters.removeValue(forKey: index) else { return }
+        adapter.stop(leaveAsFound: false)
+        logger.log(.bluetoothControllerRemoved, level: .info, "hci\(index) \(reason); no longer listening on it",
+                   metadata: ["bluetooth.controller": "hci\(index)"])
+    }
+
+    private func adapterFailed(_ adapter: BluetoothControllerAdapter, _ error: SystemError) {
+        let index = adapter.index
+        guard adapters[index] === adapter else { return }
+        // Drop it after the handler that noticed has returned.
+        _ = try? loop?.after(.zero) { [weak self] in
+            self?.close(index, reason: "failed (\(error))")
+        }
+    }
+
+    private func logDrops() {
+        let drops = ingest.allDrops
+        guard drops.total > 0 else { return }
+        let summary = drops.nonZero.map { "\($0.reason.rawValue)=\($0.count)" }.joined(separator: " ")
+        logger.info("Bluetooth reports dropped: \(summary)")
+    }
+}

@@ -1,0 +1,52 @@
+import AccessoryCodecs
+import AccessoryCore
+
+/// Feeds the HCI events of a btsnoop capture (`btmon -w`, or an H4 snoop
+/// log) into the same ingest a live socket feeds, at the pace they were
+/// recorded or as fast as possible. Only events (controller to host) are fed;
+/// commands and data packets are skipped, as the live socket's filter skips them.
+public final class BtsnoopReplay {
+    public enum Speed: String, CaseIterable, Sendable {
+        /// Keeps the gaps between records, so presence timing behaves as it did live.
+        case recorded
+        /// Every record at once: for debugging captures and for benchmarks.
+        case max
+    }
+
+    private var reader: BtsnoopReader
+    private let ingest: AdvertisingReportIngest
+    public private(set) var eventCount = 0
+
+    public init(capture: [UInt8], ingest: AdvertisingReportIngest) throws(BtsnoopError) {
+        reader = try BtsnoopReader(capture)
+        self.ingest = ingest
+    }
+
+    /// Feeds every remaining record: at once for `.max`; for `.recorded`,
+    /// calling `sleep` with each gap between records first.
+    public func run(speed: Speed, sleep: (Duration) -> Void) throws(BtsnoopError) {
+        var previous: Int64?
+        while let record = try reader.next() {
+            if speed == .recorded, let previous {
+                sleep(Self.gap(from: previous, to: record.timestamp))
+            }
+            previous = record.timestamp
+            feed(record)
+        }
+    }
+
+    /// The wait between two records: never negative (clocks in captures may
+    /// step back), and a gap over a minute is a pause in the capture, not
+    /// something worth waiting for.
+    static func gap(from earlier: Int64, to later: Int64) -> Duration {
+        let (difference, overflow) = later.subtractingReportingOverflow(earlier)
+        guard !overflow, difference > 0 else { return .zero }
+        return .microseconds(min(difference, 60_000_000))
+    }
+
+    private func feed(_ record: BtsnoopRecord) {
+        guard record.opcode == .eventPacket else { return }
+        eventCount &+= 1
+        ingest.ingest(event: record.packet, controller: record.controllerIndex)
+    }
+}
