@@ -103,6 +103,7 @@ public final class Daemon {
             }
 
             if let monitor { discovery.onSighting(monitor) }
+            discovery.onPresence { [unowned self] _ in armPresenceTimer() }
             // Radios: the discovery components start here, on this loop.
             if configuration.wifiEnabled {
                 let wifi = WiFiDiscovery(loop: loop, discovery: discovery, configuration: configuration.wifi, logger: logger)
@@ -127,6 +128,25 @@ public final class Daemon {
             logger.critical("accessoryd cannot run: \(error)")
             return Self.exitFailure
         }
+    }
+
+    /// When the next tracked accessory would be lost: one timer, re-armed on
+    /// each presence change and each expiry, so an idle daemon sleeps.
+    private var presenceTimer: (token: TimerToken, due: MonotonicInstant)?
+
+    private func armPresenceTimer() {
+        guard let loop, let deadline = discovery.nextDeadline else { return }
+        if let current = presenceTimer {
+            guard deadline < current.due else { return }
+            loop.cancel(current.token)
+        }
+        let delay = deadline.duration(since: discovery.now)
+        guard let token = try? loop.after(delay, { [unowned self] in
+            presenceTimer = nil
+            discovery.expire()
+            armPresenceTimer()
+        }) else { return }
+        presenceTimer = (token, deadline)
     }
 
     private func stop(signal: String) {

@@ -60,7 +60,23 @@ class VirtualControllers:
         processes.wait_until(lambda: not controller_names(), timeout=30,
                              what="the virtual Bluetooth controllers to go away")
 
-    def start(self, count, log_path, bring_up=True, log=None):
+    def start(self, count, log_path, bring_up=True, log=None, attempts=3):
+        """Under a loaded emulator btvirt's controllers sometimes never register or
+        never finish their init (seen on the first Bluetooth scenario of a boot);
+        starting btvirt afresh has always cured it, so try a few times."""
+        for attempt in range(1, attempts + 1):
+            try:
+                self._start_once(count, log_path, bring_up, log)
+                return
+            except processes.LabTimeout:
+                if attempt == attempts:
+                    raise
+                if log:
+                    log(f"btvirt's controllers did not come up (attempt {attempt}); starting it again")
+                self.stop()
+                processes.run(["rmmod", "hci_vhci"], timeout=30, log=log)
+
+    def _start_once(self, count, log_path, bring_up, log):
         processes.run(["modprobe", "hci_vhci"], timeout=30, log=log).check()
         if log:
             log(f"$ btvirt -L -l{count}")
@@ -72,7 +88,7 @@ class VirtualControllers:
                              what=f"{count} controllers from btvirt", interval=0.5)
         for name in controller_names():
             try:
-                processes.wait_until(lambda: _initialised(name, bring_up, log), timeout=90,
+                processes.wait_until(lambda: _initialised(name, bring_up, log), timeout=60,
                                      what=f"{name} to finish its init sequence", interval=1)
             except processes.LabTimeout:
                 if log:
