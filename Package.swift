@@ -74,7 +74,9 @@ let package = Package(
         .testTarget(
             name: "AccessoryCodecsTests", dependencies: ["AccessoryCodecs", "AccessoryCore"],
             resources: [.copy("Fixtures")]),
-        .testTarget(name: "AccessorySystemTests", dependencies: ["AccessorySystem"]),
-        .testTarget(name: "AccessoryDaemonTests", dependencies: ["AccessoryDaemon"]),
+        // A real dbus-daemon of the tests' own, shared by the test targets.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "AccessorySystemTests", dependencies: ["AccessorySystem", "TestSupport"]),
+        .testTarget(name: "AccessoryDaemonTests", dependencies: ["AccessoryDaemon", "TestSupport"]),
     ]
 )

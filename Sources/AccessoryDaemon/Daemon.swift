@@ -21,6 +21,11 @@ public final class Daemon {
     private var loop: EventLoop?
     private var radios = RadioInventory(bluetoothControllers: [], wifiInterfaces: [])
     private var wifi: WiFiDiscovery?
+    private var bus: BusConnection?
+    private var service: AccessoryService?
+    /// Grants survive restarts here; systemd's StateDirectory= names the place.
+    public let grants = GrantStore(directory: Glibc.getenv("STATE_DIRECTORY").map { String(cString: $0) }
+        ?? GrantStore.defaultDirectory)
     /// Descriptors given with `--descriptors`, kept to tell the radios what to look for.
     private var descriptorEntries: [DescriptorFile.Entry] = []
     private let appLoader: AppCatalogLoader
@@ -102,6 +107,8 @@ public final class Daemon {
                            "No Bluetooth controller or Wi-Fi interface found; waiting for one to appear")
             }
 
+            loadGrants()
+            startService(on: loop)
             if let monitor { discovery.onSighting(monitor) }
             discovery.onPresence { [unowned self] _ in armPresenceTimer() }
             // Radios: the discovery components start here, on this loop.
@@ -127,6 +134,40 @@ public final class Daemon {
         } catch {
             logger.critical("accessoryd cannot run: \(error)")
             return Self.exitFailure
+        }
+    }
+
+    private func loadGrants() {
+        do {
+            switch try grants.load() {
+            case .loaded(let count):
+                logger.info("Loaded \(count) grant(s)", metadata: ["grant_store": "\(grants.path)"])
+            case .empty:
+                break
+            case .setAside(let reason, let aside):
+                logger.log(.grantStoreSetAside, level: .error, "Grant store damaged (\(reason)); set aside as \(aside)",
+                           metadata: ["grant_store": "\(grants.path)", "grant_store.set_aside": "\(aside)",
+                                      "error": "\(reason)"])
+            }
+        } catch {
+            logger.log(.grantStoreSetAside, level: .error, "Cannot read the grant store: \(error)",
+                       metadata: ["grant_store": "\(grants.path)", "error": "\(error)"])
+        }
+    }
+
+    /// The D-Bus API on the system bus. Without it discovery still runs, so
+    /// an unreachable bus is reported, not fatal.
+    private func startService(on loop: EventLoop) {
+        do {
+            let bus = try BusConnection(loop: loop)
+            try bus.requestName(BusNames.service)
+            service = try AccessoryService(
+                connection: bus, logger: logger, apps: { [unowned self] in apps },
+                grants: { [unowned self] in Array(grants.grants.values) })
+            self.bus = bus
+        } catch {
+            logger.log(.busUnavailable, level: .warning, "D-Bus API not available: \(error)",
+                       metadata: ["error": "\(error)"])
         }
     }
 

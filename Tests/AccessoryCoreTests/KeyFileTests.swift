@@ -59,3 +59,18 @@ import Testing
         #expect(file.sections == ["App", "Wi-Fi", "App"])
     }
 }
+
+@Suite struct TimeSpanTests {
+    @Test(arguments: [
+        ("90", Duration.seconds(90)), ("45s", .seconds(45)), ("45 sec", .seconds(45)), ("1500ms", .milliseconds(1500)),
+        ("2min", .seconds(120)), ("2m", .seconds(120)), ("1h", .seconds(3600)), ("1.5", .milliseconds(1500)), ("0", .zero),
+    ])
+    func parses(text: String, duration: Duration) {
+        #expect(TimeSpan.parse(text) == duration)
+    }
+
+    @Test(arguments: ["", "s", "ten", "-1", "1e3", "2d", "nan", "inf", "25h", "1..5"])
+    func rejects(text: String) {
+        #expect(TimeSpan.parse(text) == nil)
+    }
+}

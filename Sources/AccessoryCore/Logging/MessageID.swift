@@ -12,6 +12,8 @@ public enum MessageID: String, CaseIterable, Sendable {
     case configurationReloaded = "a09cf926a21449fc91fa936e6e497435"
     case noRadios = "92b497be99bf402aaac3d8c8c952d119"
     case radiosProbed = "4bebbc5fbd5d4b0991b9735aab70a1c1"
+    case busUnavailable = "fe722d41d20d4236b2559504af1c8053"
+    case grantStoreSetAside = "fa5e32dfe0804cbda414934015b4059f"
     case appsLoaded = "f1cbfacd222e477f9647dd3e84ea8fa3"
     case manifestInvalid = "594d6aa5732b4097af31d2b1183c4b3b"
     case wifiInterfaceAppeared = "7fa7fa1c453e44d59e150e3d34bb61f1"

@@ -45,16 +45,8 @@ public struct BluetoothSettings: Hashable, Sendable {
     public static func watchdogDuration(_ text: String) -> Duration?? {
         let lowered = text.lowercased()
         if lowered == "off" || lowered == "no" { return .some(nil) }
-        let (digits, unit): (Substring, Int64)
-        if lowered.hasSuffix("min") {
-            (digits, unit) = (lowered.dropLast(3), 60)
-        } else if lowered.hasSuffix("s") {
-            (digits, unit) = (lowered.dropLast(), 1)
-        } else {
-            (digits, unit) = (lowered[...], 1)
-        }
-        guard let value = Int64(digits), value >= 0, value <= 86_400 / unit else { return nil }
-        return value == 0 ? .some(nil) : .some(.seconds(value * unit))
+        guard let duration = TimeSpan.parse(lowered) else { return nil }
+        return duration == .zero ? .some(nil) : .some(duration)
     }
 
     /// The scan type for `mode`. A name may be only in the scan response,

@@ -31,16 +31,7 @@ public struct WiFiDiscoveryConfiguration: Equatable, Sendable {
     }
 
     /// `10`, `10s`, `1.5s`, `500ms` or `2min` (seconds when no unit is given).
-    static func parseDuration(_ text: String) -> Duration? {
-        let units: [(String, Int64)] = [("ms", 1), ("min", 60_000), ("s", 1000), ("", 1000)]
-        for (unit, millisecondsPerUnit) in units where text.hasSuffix(unit) {
-            let number = text.dropLast(unit.count).trimmingSpaces()
-            guard let value = Double(number), value.isFinite, value >= 0, value * Double(millisecondsPerUnit) < 1e12
-            else { continue }
-            return .milliseconds(Int64((value * Double(millisecondsPerUnit)).rounded()))
-        }
-        return nil
-    }
+    static func parseDuration(_ text: String) -> Duration? { TimeSpan.parse(text) }
 
     /// Space-separated MHz values between 2400 and 71000 (2.4 GHz to 60 GHz).
     static func parseFrequencies(_ text: String) -> [UInt32]? {
@@ -60,14 +51,5 @@ public struct WiFiDiscoveryConfiguration: Equatable, Sendable {
             if !result.contains(String(word)) { result.append(String(word)) }
         }
         return result
-    }
-}
-
-extension Substring {
-    fileprivate func trimmingSpaces() -> Substring {
-        var text = self
-        while text.first == " " { text.removeFirst() }
-        while text.last == " " { text.removeLast() }
-        return text
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import Testing
 @testable import AccessorySystem
+import TestSupport
 
 /// sd-bus on the daemon's event loop against a real dbus-daemon, driven by
 /// busctl as an administrator or an app would drive it.

@@ -8,6 +8,7 @@ Run by the host as: /usr/bin/python3 -m labkit.guest RUN_DIR/plan.json
 import importlib.util
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -38,6 +39,11 @@ def start_services(transcript):
     os.makedirs("/run/dbus", exist_ok=True)
     # btmon needs the Bluetooth core for its monitor socket, even in scenarios without controllers.
     processes.run(["modprobe", "bluetooth"], timeout=60)
+    # As the Debian package does: the bus policy that lets accessoryd (root) own its name.
+    policy = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
+        os.path.abspath(__file__))))), "packaging", "dbus", "org.accessoryagent.conf")
+    os.makedirs("/etc/dbus-1/system.d", exist_ok=True)
+    shutil.copy(policy, "/etc/dbus-1/system.d/org.accessoryagent.conf")
     processes.run(["dbus-daemon", "--system", "--fork"], timeout=30).check()
     journald = subprocess.Popen(["/lib/systemd/systemd-journald"], stdin=subprocess.DEVNULL,
                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)

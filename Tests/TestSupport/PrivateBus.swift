@@ -1,0 +1,83 @@
+import Foundation
+import Glibc
+
+/// A real dbus-daemon of the test's own, on a socket in a temporary
+/// directory, so bus tests never touch the machine's buses. Any local user
+/// may connect, so a test can call in as a second, unprivileged app.
+public final class PrivateBus {
+    public let address: String
+    private let daemon: Process
+    private let directory: String
+
+    public init() throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("bus-\(UUID())").path
+        try FileManager.default.createDirectory(
+            atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
+        let config = directory + "/bus.conf"
+        try """
+            <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-BUS Bus Configuration 1.0//EN"
+             "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+            <busconfig>
+              <type>custom</type>
+              <listen>unix:path=\(directory)/socket</listen>
+              <auth>EXTERNAL</auth>
+              <policy context="default">
+                <allow user="*"/>
+                <allow own="*"/>
+                <allow send_type="method_call"/>
+                <allow send_type="signal"/>
+                <allow send_requested_reply="true" send_type="method_return"/>
+                <allow send_requested_reply="true" send_type="error"/>
+                <allow receive_type="method_call"/>
+                <allow receive_type="method_return"/>
+                <allow receive_type="error"/>
+                <allow receive_type="signal"/>
+              </policy>
+            </busconfig>
+            """.write(toFile: config, atomically: true, encoding: .utf8)
+        daemon = Process()
+        daemon.executableURL = URL(fileURLWithPath: "/usr/bin/dbus-daemon")
+        daemon.arguments = ["--config-file=\(config)", "--nofork", "--nopidfile", "--print-address=1"]
+        let output = Pipe()
+        daemon.standardOutput = output
+        daemon.standardError = FileHandle.nullDevice
+        try daemon.run()
+        // The first line dbus-daemon prints is its address.
+        var line = Data()
+        while let byte = try output.fileHandleForReading.read(upToCount: 1), !byte.isEmpty, byte != Data("\n".utf8) {
+            line.append(byte)
+        }
+        address = String(decoding: line, as: UTF8.self)
+    }
+
+    deinit {
+        // dbus-daemon ignores SIGTERM here; it holds nothing worth a clean exit.
+        kill(daemon.processIdentifier, SIGKILL)
+        daemon.waitUntilExit()
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    /// Starts `busctl --address=… ARGS` (as `user` when given) in the
+    /// background; the caller pumps its own event loop until it ends.
+    public func busctl(_ arguments: [String], as user: String? = nil) throws -> (Process, Pipe, Pipe) {
+        try start(["/usr/bin/busctl", "--address=\(address)"] + arguments, as: user)
+    }
+
+    /// Starts any command, as `user` when given (through setpriv).
+    public func start(_ command: [String], as user: String? = nil) throws -> (Process, Pipe, Pipe) {
+        let process = Process()
+        if let user {
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+            process.arguments = ["--reuid=\(user)", "--regid=\(user == "nobody" ? "nogroup" : user)", "--clear-groups"] + command
+        } else {
+            process.executableURL = URL(fileURLWithPath: command[0])
+            process.arguments = Array(command.dropFirst())
+        }
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        return (process, out, err)
+    }
+}
