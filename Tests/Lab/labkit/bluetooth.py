@@ -94,6 +94,17 @@ class VirtualControllers:
                 if log:
                     log(processes.run(["hciconfig", "-a"], timeout=20).stdout)
                 raise
+        # A controller whose first power-on failed under load comes up through
+        # hciconfig but never joins the kernel's management index list, so
+        # bluetoothd would not see it; only a fresh start cures that.
+        names = controller_names()
+        processes.wait_until(lambda: _managed(names), timeout=20, interval=1,
+                             what="the kernel to list every controller for bluetoothd (btmgmt info)")
+
+
+def _managed(names):
+    listed = processes.run(["btmgmt", "info"], timeout=15).stdout
+    return all(f"{name}:" in listed for name in names)
 
 
 def _initialised(name, bring_up, log):
