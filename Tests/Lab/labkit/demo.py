@@ -16,6 +16,17 @@ DEMO_TIMEOUT = 300
 READVERTISE_ROUNDS = 3
 
 
+
+DEMO_DESCRIPTORS = """[Descriptor lamp]
+App=demo
+ServiceUUID=3F1C1A2E-7B4D-4C6E-9A51-0D2B6C8E4F10
+NameSubstring=Lamp
+
+[Descriptor lamp-hotspot]
+App=demo
+SSIDPrefix=LabLamp-
+"""
+
 def run(plan, hardware, transcript):
     say = transcript.say
     scenario = ScenarioRun("demo", plan["demo_dir"], hardware, plan["build_dir"], plan["run_dir"],
@@ -32,9 +43,18 @@ def run(plan, hardware, transcript):
         say(f"Asking accessoryd what it sees… ({daemon_path} --probe --log-target=journal)")
         probe = lab.run([daemon_path, "--probe", "--log-target=journal"], timeout=60)
         say(_indent(probe.stdout.rstrip() or f"(nothing; exit status {probe.returncode})"))
-        config_path = lab.write_file("accessoryd.conf", "")
-        say(f"Starting accessoryd… ({daemon_path} --config {config_path} --log-target=console)")
-        daemon = lab.start_daemon([daemon_path, "--config", config_path, "--log-target=console"])
+        # The gateway's own Wi-Fi is up, as wpa_supplicant would have it on a board.
+        lab.run(["ip", "link", "set", "wlan0", "up"], timeout=30).check()
+        # Active scanning, since the lamp's name is only in its scan response.
+        config_path = lab.write_file("accessoryd.conf", "[Bluetooth]\nScanMode=active\n")
+        # What an app would ask for: the lamp by its service UUID and name, and its setup hotspot.
+        descriptors_path = lab.write_file("descriptors.conf", DEMO_DESCRIPTORS)
+        say("Descriptors, as an app would give them:")
+        say(_indent(DEMO_DESCRIPTORS.rstrip()))
+        command = [daemon_path, "--config", config_path, "--log-target=console",
+                   "--monitor", "--descriptors", descriptors_path]
+        say(f"Starting accessoryd… ({' '.join(command)})")
+        daemon = lab.start_daemon(command)
         try:
             daemon.wait_ready(timeout=60)
         except AssertionError as error:
@@ -47,7 +67,16 @@ def run(plan, hardware, transcript):
         for round_number in range(1, READVERTISE_ROUNDS + 1):
             say(f"hci1 re-advertises the lamp ({round_number}/{READVERTISE_ROUNDS}) so scanners hear it again")
             lab.readvertise("hci1")
+            lab.run(["sleep", "2"], timeout=10)
+
+        say("Waiting for a Wi-Fi scan of wlan0 to hear the lamp's hotspot…")
+        heard = any(line.startswith("wifi ") and "matches=" in line for line in daemon.output().splitlines())
+        for _ in range(30):
+            if heard:
+                break
             lab.run(["sleep", "1"], timeout=10)
+            heard = any(line.startswith("wifi ") and "matches=" in line for line in daemon.output().splitlines())
+        say("accessoryd heard the hotspot and matched it" if heard else "no Wi-Fi scan result within 30 s")
 
         say("Stopping accessoryd (SIGTERM)…")
         exit_status = daemon.stop(timeout=30)
