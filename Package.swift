@@ -68,13 +68,13 @@ let package = Package(
             ]),
         .target(name: "AccessorySetup", dependencies: ["AccessoryCore", "CSystemd"]),
         .executableTarget(
-            name: "accessory-bench", dependencies: ["AccessoryCore", "AccessoryCodecs"]),
+            name: "accessory-bench", dependencies: ["AccessoryCore", "AccessoryCodecs", "TestSupport"]),
 
-        .testTarget(name: "AccessoryCoreTests", dependencies: ["AccessoryCore"]),
+        .testTarget(name: "AccessoryCoreTests", dependencies: ["AccessoryCore", "TestSupport"]),
         .testTarget(
-            name: "AccessoryCodecsTests", dependencies: ["AccessoryCodecs", "AccessoryCore"],
+            name: "AccessoryCodecsTests", dependencies: ["AccessoryCodecs", "AccessoryCore", "TestSupport"],
             resources: [.copy("Fixtures")]),
-        // A real dbus-daemon of the tests' own, shared by the test targets.
+        // Shared by the tests and the benchmarks: a seeded generator, a private dbus-daemon.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "AccessorySystemTests", dependencies: ["AccessorySystem", "TestSupport"]),
         .testTarget(name: "AccessoryDaemonTests", dependencies: ["AccessoryDaemon", "TestSupport"]),

@@ -1,4 +1,5 @@
 import AccessoryCore
+import TestSupport
 
 /// A busy radio environment, roughly: most adverts come from phones and
 /// laptops of a handful of companies (Apple's continuity messages above all),

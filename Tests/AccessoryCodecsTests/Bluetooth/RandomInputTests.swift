@@ -1,30 +1,19 @@
 import AccessoryCodecs
 import AccessoryCore
 import Testing
+import TestSupport
 
 /// Seeded random bytes through every Bluetooth decoder: each input must end
 /// in a value or a named error, never a trap. The seed is fixed so a failure
 /// reproduces.
 @Suite("Random input never traps the Bluetooth decoders")
 struct RandomInputTests {
-    /// SplitMix64: small, and the same on every platform.
-    private struct SeededGenerator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
-    private func randomBytes(_ generator: inout SeededGenerator, maximumCount: Int) -> [UInt8] {
+    private func randomBytes(_ generator: inout SplitMix64, maximumCount: Int) -> [UInt8] {
         (0..<Int.random(in: 0...maximumCount, using: &generator)).map { _ in UInt8.random(in: 0...255, using: &generator) }
     }
 
     @Test func advertisingDataParser() {
-        var generator = SeededGenerator(state: 0xAD)
+        var generator = SplitMix64(seed: 0xAD)
         var parsed = 0, rejected = 0
         for _ in 0..<20_000 {
             do {
@@ -41,7 +30,7 @@ struct RandomInputTests {
     /// The lab's real report events (legacy and extended) with two octets after
     /// the header overwritten: the report decoders, not just the length check, see the noise.
     @Test func corruptedReportEvents() throws {
-        var generator = SeededGenerator(state: 0x3E)
+        var generator = SplitMix64(seed: 0x3E)
         let events = try [BluetoothFixtures.passiveScan, BluetoothFixtures.activeScanResponse, BluetoothFixtures.extendedScan]
             .flatMap { try BluetoothFixtures.records($0) }
             .filter { $0.opcode == .eventPacket && $0.packet.first == HCIEvent.leMetaCode }
@@ -62,7 +51,7 @@ struct RandomInputTests {
     }
 
     @Test func anyEventPacket() {
-        var generator = SeededGenerator(state: 0x0E)
+        var generator = SplitMix64(seed: 0x0E)
         var decoded = 0
         for _ in 0..<20_000 {
             var packet = randomBytes(&generator, maximumCount: 40)
@@ -73,7 +62,7 @@ struct RandomInputTests {
     }
 
     @Test func btsnoopFiles() throws {
-        var generator = SeededGenerator(state: 0xB7)
+        var generator = SplitMix64(seed: 0xB7)
         let capture = try BluetoothFixtures.bytes(BluetoothFixtures.activeScanResponse)
         var failed = 0
         for _ in 0..<2_000 {

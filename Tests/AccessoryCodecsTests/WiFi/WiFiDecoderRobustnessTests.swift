@@ -1,24 +1,13 @@
 import AccessoryCodecs
 import AccessoryCore
 import Testing
+import TestSupport
 
 /// Hostile bytes must come back as a value or a named error, never a trap: a trap
 /// would end the test process, so merely finishing these loops is the assertion,
 /// and each also checks the error is one of the parser's own.
 @Suite("Wi-Fi decoders never trap")
 struct WiFiDecoderRobustnessTests {
-    /// SplitMix64: a fixed seed gives the same bytes on every run.
-    struct SeededGenerator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     /// Runs every Wi-Fi decoder over `bytes`; returns how many threw.
     @discardableResult
     static func feedEveryDecoder(_ bytes: [UInt8]) -> Int {
@@ -43,7 +32,7 @@ struct WiFiDecoderRobustnessTests {
     }
 
     @Test func randomBytesOfEveryLength() {
-        var generator = SeededGenerator(state: 0x5EED_0005)
+        var generator = SplitMix64(seed: 0x5EED_0005)
         var threw = 0
         for _ in 0..<3000 {
             let count = Int.random(in: 0...96, using: &generator)
@@ -78,7 +67,7 @@ struct WiFiDecoderRobustnessTests {
 
     @Test func everyCapturedElementRunWithFlippedBytes() throws {
         let results = try NL80211ScanResultDecoder.decodeDump(WiFiLabFixtures.scanDump())
-        var generator = SeededGenerator(state: 0xF11B)
+        var generator = SplitMix64(seed: 0xF11B)
         for result in results {
             let elements = result.informationElements
             for _ in 0..<100 {
@@ -101,7 +90,7 @@ struct WiFiDecoderRobustnessTests {
 
     @Test func everyCapturedMessageWithFlippedBytes() throws {
         let dump = try WiFiLabFixtures.scanDump()
-        var generator = SeededGenerator(state: 0xD0_0D1E)
+        var generator = SplitMix64(seed: 0xD0_0D1E)
         var decodedAfterMutation = 0
         for _ in 0..<800 {
             var mutated = dump

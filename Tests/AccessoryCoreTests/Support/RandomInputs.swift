@@ -1,4 +1,5 @@
 @testable import AccessoryCore
+import TestSupport
 
 /// Random valid descriptors and random things heard, drawn from a small
 /// vocabulary so that matches are frequent and every rule gets exercised.
