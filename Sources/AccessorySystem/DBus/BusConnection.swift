@@ -19,9 +19,16 @@ public final class BusConnection {
     private var slots: [OpaquePointer] = []
     private var peerHandlers: [String: () -> Void] = [:]
     private var tracks: [String: OpaquePointer] = [:]
+    private var signalHandlers: [Unmanaged<SignalHandler>] = []
 
-    /// The system bus, or a bus at `address` (a private bus in tests).
-    public init(address: String? = nil, loop: EventLoop) throws(SystemError) {
+    private final class SignalHandler {
+        let handler: (BusMessage) -> Void
+        init(_ handler: @escaping (BusMessage) -> Void) { self.handler = handler }
+    }
+
+    /// The system bus, or a bus at `address` (a private bus in tests);
+    /// dispatched by `loop`, or by `process(timeout:)` without one.
+    public init(address: String? = nil, loop: EventLoop?) throws(SystemError) {
         var bus: OpaquePointer?
         var result: Int32
         if let address {
@@ -36,13 +43,16 @@ public final class BusConnection {
             throw SystemError(operation: address.map { "sd_bus_start(\($0))" } ?? "sd_bus_open_system", errno: -result)
         }
         self.bus = bus
-        result = sd_bus_attach_event(bus, loop.event, 0)
-        guard result >= 0 else { throw SystemError(operation: "sd_bus_attach_event", errno: -result) }
+        if let loop {
+            result = sd_bus_attach_event(bus, loop.event, 0)
+            guard result >= 0 else { throw SystemError(operation: "sd_bus_attach_event", errno: -result) }
+        }
     }
 
     deinit {
         for track in tracks.values { sd_bus_track_unref(track) }
         for slot in slots { sd_bus_slot_unref(slot) }
+        for handler in signalHandlers { handler.release() }
         sd_bus_flush_close_unref(bus)
     }
 
@@ -98,6 +108,85 @@ public final class BusConnection {
         guard result >= 0, signal.isValid else { throw SystemError(operation: "building \(member)", errno: EINVAL) }
         result = sd_bus_send(bus, message, nil)
         guard result >= 0 else { throw SystemError(operation: "sd_bus_send(\(member))", errno: -result) }
+    }
+
+    /// Calls a method and waits for its reply (a client's call: accessoryctl,
+    /// the AccessorySetup library). An error reply is thrown as `BusError`.
+    public func call(
+        destination: String, path: String, interface: String, member: String,
+        timeout: Duration = .seconds(25), _ build: (BusReply) -> Void = { _ in }
+    ) throws(BusError) -> BusMessage {
+        let call = try methodCall(destination: destination, path: path, interface: interface, member: member, build)
+        var error = sd_bus_error()
+        defer { sd_bus_error_free(&error) }
+        var reply: OpaquePointer?
+        let (seconds, attoseconds) = timeout.components
+        let usec = UInt64(max(0, seconds)) * 1_000_000 + UInt64(max(0, attoseconds) / 1_000_000_000_000)
+        let result = sd_bus_call(bus, call.message, usec, &error, &reply)
+        guard result >= 0, let reply else {
+            if sd_bus_error_is_set(&error) != 0 {
+                throw BusError(name: error.name.map { String(cString: $0) } ?? "",
+                               message: error.message.map { String(cString: $0) } ?? "")
+            }
+            throw BusError(name: "org.freedesktop.DBus.Error.Failed", message: "\(member): \(SystemError(operation: "sd_bus_call", errno: -result))")
+        }
+        return BusMessage(adopting: reply)
+    }
+
+    /// Sends a method call without waiting for, or wanting, a reply: how the
+    /// daemon tells a picker agent about requests, so a slow or stuck agent
+    /// never holds the daemon up.
+    public func send(
+        destination: String, path: String, interface: String, member: String, _ build: (BusReply) -> Void
+    ) throws(BusError) {
+        let call = try methodCall(destination: destination, path: path, interface: interface, member: member, build)
+        _ = sd_bus_message_set_expect_reply(call.message, 0)
+        let result = sd_bus_send(bus, call.message, nil)
+        guard result >= 0 else {
+            throw BusError(name: "org.freedesktop.DBus.Error.Failed", message: "\(member): \(SystemError(operation: "sd_bus_send", errno: -result))")
+        }
+    }
+
+    private func methodCall(
+        destination: String, path: String, interface: String, member: String, _ build: (BusReply) -> Void
+    ) throws(BusError) -> BusReply {
+        var message: OpaquePointer?
+        let result = sd_bus_message_new_method_call(bus, &message, destination, path, interface, member)
+        guard result >= 0, let message else { throw .invalidArguments("cannot call \(member) on \(path)") }
+        let call = BusReply(message)
+        build(call)
+        guard call.isValid else { throw .invalidArguments("cannot build the arguments of \(member)") }
+        return call
+    }
+
+    /// Calls `handler` for every signal `member` of `interface` that reaches
+    /// this connection (broadcast from `sender`, or unicast to it).
+    public func onSignal(
+        sender: String?, interface: String, member: String? = nil, _ handler: @escaping (BusMessage) -> Void
+    ) throws(SystemError) {
+        var slot: OpaquePointer?
+        let box = Unmanaged.passRetained(SignalHandler(handler))
+        let result = sd_bus_match_signal(bus, &slot, sender, nil, interface, member, { message, userdata, _ in
+            guard let message, let userdata else { return 0 }
+            Unmanaged<SignalHandler>.fromOpaque(userdata).takeUnretainedValue().handler(BusMessage(message))
+            return 0
+        }, box.toOpaque())
+        guard result >= 0, let slot else {
+            box.release()
+            throw SystemError(operation: "sd_bus_match_signal(\(interface))", errno: -result)
+        }
+        slots.append(slot)
+        signalHandlers.append(box)
+    }
+
+    /// Processes what the bus has received, without the event loop: for
+    /// clients that wait on the bus alone. Returns whether anything was done.
+    public func process(timeout: Duration) -> Bool {
+        let done = sd_bus_process(bus, nil)
+        if done > 0 { return true }
+        let (seconds, attoseconds) = timeout.components
+        _ = sd_bus_wait(bus, UInt64(max(0, seconds)) * 1_000_000 + UInt64(max(0, attoseconds) / 1_000_000_000_000))
+        return sd_bus_process(bus, nil) > 0
     }
 
     /// Calls `handler` once when the peer that sent `message` leaves the bus

@@ -2,10 +2,16 @@ import CSystemd
 
 /// A received D-Bus message, read argument by argument in signature order.
 /// Reading past the end or the wrong type is an `InvalidArgs` error for the caller.
-public struct BusMessage {
+public final class BusMessage {
     let message: OpaquePointer
 
-    init(_ message: OpaquePointer) { self.message = message }
+    /// A message sd-bus lends for the duration of a callback.
+    init(_ message: OpaquePointer) { self.message = sd_bus_message_ref(message) }
+
+    /// A message whose reference is handed over (a reply from `sd_bus_call`).
+    init(adopting message: OpaquePointer) { self.message = message }
+
+    deinit { sd_bus_message_unref(message) }
 
     public var interface: String? { sd_bus_message_get_interface(message).map { String(cString: $0) } }
     public var member: String? { sd_bus_message_get_member(message).map { String(cString: $0) } }
@@ -54,5 +60,93 @@ public struct BusMessage {
         }
         guard let pointer, size > 0 else { return [] }
         return Array(UnsafeRawBufferPointer(start: pointer, count: size))
+    }
+}
+
+// MARK: Containers
+
+extension BusMessage {
+    /// Reads an array whose elements have signature `contents`, calling
+    /// `element` once per element (which reads the element's fields).
+    public func readArray(_ contents: String, _ element: () throws(BusError) -> Void) throws(BusError) {
+        guard sd_bus_message_enter_container(message, CChar(UInt8(ascii: "a")), contents) > 0 else {
+            throw .invalidArguments("expected an array of \(contents)")
+        }
+        while sd_bus_message_at_end(message, 0) == 0 {
+            try element()
+        }
+        _ = sd_bus_message_exit_container(message)
+    }
+
+    /// Reads a struct (`r`) or dict entry (`e`) with signature `contents`.
+    public func readContainer(_ type: Character, _ contents: String, _ body: () throws(BusError) -> Void) throws(BusError) {
+        guard sd_bus_message_enter_container(message, CChar(type.asciiValue!), contents) > 0 else {
+            throw .invalidArguments("expected (\(contents))")
+        }
+        try body()
+        _ = sd_bus_message_exit_container(message)
+    }
+
+    /// An `as` argument.
+    public func readStrings() throws(BusError) -> [String] {
+        var strings: [String] = []
+        try readArray("s") { () throws(BusError) in strings.append(try readString()) }
+        return strings
+    }
+
+    /// An `a{ss}` argument, in the order sent; a key sent twice is an error.
+    public func readStringPairs() throws(BusError) -> [(key: String, value: String)] {
+        var pairs: [(key: String, value: String)] = []
+        try readArray("{ss}") { () throws(BusError) in
+            try readContainer("e", "ss") { () throws(BusError) in
+                let key = try readString()
+                let value = try readString()
+                guard !pairs.contains(where: { $0.key == key }) else { throw .invalidArguments("\(key) given twice") }
+                pairs.append((key, value))
+            }
+        }
+        return pairs
+    }
+
+    /// An `o` array argument.
+    public func readObjectPaths() throws(BusError) -> [String] {
+        var paths: [String] = []
+        try readArray("o") { () throws(BusError) in paths.append(try readObjectPath()) }
+        return paths
+    }
+
+    public func readInt32() throws(BusError) -> Int32 {
+        var value: Int32 = 0
+        guard sd_bus_message_read_basic(message, CChar(UInt8(ascii: "i")), &value) > 0 else {
+            throw .invalidArguments("expected an int32 argument")
+        }
+        return value
+    }
+
+    public func readUInt64() throws(BusError) -> UInt64 {
+        var value: UInt64 = 0
+        guard sd_bus_message_read_basic(message, CChar(UInt8(ascii: "t")), &value) > 0 else {
+            throw .invalidArguments("expected a uint64 argument")
+        }
+        return value
+    }
+
+    /// A `h` argument: the received descriptor, owned by the message. Dup it to keep it.
+    public func readFileDescriptor() throws(BusError) -> Int32 {
+        var value: Int32 = -1
+        guard sd_bus_message_read_basic(message, CChar(UInt8(ascii: "h")), &value) > 0 else {
+            throw .invalidArguments("expected a file descriptor argument")
+        }
+        return value
+    }
+
+    /// Skips the rest of the current container or message.
+    public func skipRest() { _ = sd_bus_message_skip(message, nil) }
+
+    /// Whether this is an error reply, and which.
+    public var error: BusError? {
+        guard let error = sd_bus_message_get_error(message), sd_bus_error_is_set(error) != 0 else { return nil }
+        return BusError(name: error.pointee.name.map { String(cString: $0) } ?? "",
+                        message: error.pointee.message.map { String(cString: $0) } ?? "")
     }
 }

@@ -36,6 +36,35 @@ public final class BusReply {
         return self
     }
 
+    @discardableResult
+    public func append(_ value: UInt64) -> Self {
+        var v = value
+        check(sd_bus_message_append_basic(message, CChar(UInt8(ascii: "t")), &v))
+        return self
+    }
+
+    /// A `h`: the bus duplicates the descriptor into the message; the caller keeps its own.
+    @discardableResult
+    public func append(fileDescriptor value: Int32) -> Self {
+        var v = value
+        check(sd_bus_message_append_basic(message, CChar(UInt8(ascii: "h")), &v))
+        return self
+    }
+
+    /// An `a{ss}`.
+    @discardableResult
+    public func append(pairs: [(key: String, value: String)]) -> Self {
+        container("a", "{ss}") { array in
+            for (key, value) in pairs { array.container("e", "ss") { $0.append(key).append(value) } }
+        }
+    }
+
+    /// An `ao`.
+    @discardableResult
+    public func append(objectPaths: [String]) -> Self {
+        container("a", "o") { array in objectPaths.forEach { array.append(objectPath: $0) } }
+    }
+
     /// An `ay`.
     @discardableResult
     public func append(bytes: [UInt8]) -> Self {
@@ -71,6 +100,10 @@ public final class BusReply {
             case .string(let s): reply.append(s)
             case .objectPath(let p): reply.append(objectPath: p)
             case .uint32(let u): reply.append(u)
+            case .int32(let i): reply.append(i)
+            case .uint64(let t): reply.append(t)
+            case .bytes(let bytes): reply.append(bytes: bytes)
+            case .pairs(let pairs): reply.append(pairs: pairs.map { (key: $0.key, value: $0.value) })
             case .bool(let b): reply.append(b)
             case .strings(let list): reply.append(strings: list)
             }
@@ -92,14 +125,29 @@ public enum BusVariant: Hashable, Sendable {
     case string(String)
     case objectPath(String)
     case uint32(UInt32)
+    case int32(Int32)
+    case uint64(UInt64)
     case bool(Bool)
+    case bytes([UInt8])
+    /// An `a{ss}`, in order.
+    case pairs([Pair])
     case strings([String])
+
+    public struct Pair: Hashable, Sendable {
+        public var key: String
+        public var value: String
+        public init(_ key: String, _ value: String) { self.key = key; self.value = value }
+    }
 
     var signature: String {
         switch self {
         case .string: "s"
         case .objectPath: "o"
         case .uint32: "u"
+        case .int32: "i"
+        case .uint64: "t"
+        case .bytes: "ay"
+        case .pairs: "a{ss}"
         case .bool: "b"
         case .strings: "as"
         }
