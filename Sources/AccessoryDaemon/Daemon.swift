@@ -117,8 +117,7 @@ public final class Daemon {
                 self.wifi = wifi
                 if wifi.start(interfaces: radios.wifiInterfaces) {
                     // Hidden hotspots answer only probe requests that name them.
-                    wifi.setProbeSSIDs(descriptorEntries.compactMap(\.descriptor.ssid))
-                    wifi.setDemand(monitor != nil || descriptorEntries.contains { $0.descriptor.describesWiFi })
+                    updateWiFiDemand()
                 }
             }
             let bluetooth = configuration.bluetoothEnabled ? BluetoothDiscovery(
@@ -161,14 +160,35 @@ public final class Daemon {
         do {
             let bus = try BusConnection(loop: loop)
             try bus.requestName(BusNames.service)
-            service = try AccessoryService(
+            let service = try AccessoryService(
                 connection: bus, logger: logger, apps: { [unowned self] in apps },
-                grants: { [unowned self] in Array(grants.grants.values) })
+                store: grants, pipeline: discovery, loop: loop)
+            service.center.wifiDemandChanged = { [unowned self] wanted in
+                requestsWantWiFi = wanted
+                updateWiFiDemand()
+            }
+            self.service = service
             self.bus = bus
         } catch {
             logger.log(.busUnavailable, level: .warning, "D-Bus API not available: \(error)",
                        metadata: ["error": "\(error)"])
         }
+    }
+
+    /// Whether a pending setup request looks for Wi-Fi accessories.
+    private var requestsWantWiFi = false
+
+    /// Wi-Fi scans only while someone wants them: the monitor, the
+    /// administrator's descriptors, or a pending request.
+    private func updateWiFiDemand() {
+        guard let wifi else { return }
+        // Hidden hotspots answer only probe requests that name them.
+        var ssids = descriptorEntries.compactMap(\.descriptor.ssid)
+        for request in service?.center.requests.values ?? [:].values {
+            ssids += request.pickerItems.compactMap(\.descriptor.ssid)
+        }
+        wifi.setProbeSSIDs(ssids)
+        wifi.setDemand(monitor != nil || requestsWantWiFi || descriptorEntries.contains { $0.descriptor.describesWiFi })
     }
 
     /// When the next tracked accessory would be lost: one timer, re-armed on

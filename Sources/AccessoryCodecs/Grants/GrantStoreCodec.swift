@@ -15,6 +15,9 @@ import AccessoryCore
 ///     BluetoothAddress=AA:BB:CC:DD:EE:FF
 ///     BluetoothAddressType=random
 ///     SSID=4163 6d65            (hex)
+///     SSIDRenamed=yes
+///     BridgingIdentifier=…
+///     Descriptor=yes            (then DescriptorServiceUUID=…, as DescriptorFields)
 ///     [Checksum]
 ///     FNV-1a-64=0123456789abcdef
 public enum GrantStoreCodec {
@@ -33,6 +36,15 @@ public enum GrantStoreCodec {
                 text += "BluetoothAddressType=\(bluetooth.addressType.rawValue)\n"
             }
             if let ssid = grant.ssid { text += "SSID=\(hexString(ssid.bytes))\n" }
+            if grant.ssidRenamed { text += "SSIDRenamed=yes\n" }
+            if let bridging = grant.bridgingIdentifier { text += "BridgingIdentifier=\(escape(bridging))\n" }
+            if let descriptor = grant.descriptor {
+                // Present even when empty, so "no descriptor" and "an empty one" differ.
+                text += "Descriptor=yes\n"
+                for (key, value) in DescriptorFields.fields(of: descriptor) {
+                    text += "Descriptor\(key)=\(escape(value))\n"
+                }
+            }
         }
         let body = Array(text.utf8)
         return body + Array("[Checksum]\nFNV-1a-64=\(checksum(body))\n".utf8)
@@ -79,6 +91,22 @@ public enum GrantStoreCodec {
                     throw .malformed("grant \(id) has a bad SSID")
                 }
                 grant.ssid = ssid
+            }
+            grant.ssidRenamed = fields["SSIDRenamed"] == "yes"
+            if let bridging = fields["BridgingIdentifier"] {
+                guard let text = unescape(bridging) else { throw .malformed("grant \(id) has a bad BridgingIdentifier") }
+                grant.bridgingIdentifier = text
+            }
+            if fields["Descriptor"] == "yes" {
+                var pairs: [(key: String, value: String)] = []
+                for key in DescriptorFields.keys {
+                    guard let raw = fields["Descriptor" + key] else { continue }
+                    guard let value = unescape(raw) else { throw .malformed("grant \(id) has a bad Descriptor\(key)") }
+                    pairs.append((key, value))
+                }
+                do { grant.descriptor = try DescriptorFields.descriptor(from: pairs) } catch {
+                    throw .malformed("grant \(id) has a bad descriptor: \(error)")
+                }
             }
             grants.append(grant)
         }

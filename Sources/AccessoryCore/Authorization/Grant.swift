@@ -9,10 +9,18 @@ public struct Grant: Hashable, Sendable {
     public var bluetooth: BluetoothDeviceIdentifier?
     /// The hotspot's SSID, for a Wi-Fi accessory.
     public var ssid: SSID?
+    /// The descriptor it was found with (or last updated to).
+    public var descriptor: DiscoveryDescriptor?
+    /// `bridgingIdentifier` from `finishAuthorization`'s settings.
+    public var bridgingIdentifier: String?
+    /// The SSID was renamed with the `ssid` rename option (the hotspot's
+    /// name changes; the app reconfigures the accessory).
+    public var ssidRenamed: Bool
 
     public init(
         accessory: AccessoryID, app: AppID, displayName: String, state: AuthorizationState,
-        bluetooth: BluetoothDeviceIdentifier? = nil, ssid: SSID? = nil
+        bluetooth: BluetoothDeviceIdentifier? = nil, ssid: SSID? = nil, descriptor: DiscoveryDescriptor? = nil,
+        bridgingIdentifier: String? = nil, ssidRenamed: Bool = false
     ) {
         self.accessory = accessory
         self.app = app
@@ -20,5 +28,8 @@ public struct Grant: Hashable, Sendable {
         self.state = state
         self.bluetooth = bluetooth
         self.ssid = ssid
+        self.descriptor = descriptor
+        self.bridgingIdentifier = bridgingIdentifier
+        self.ssidRenamed = ssidRenamed
     }
 }

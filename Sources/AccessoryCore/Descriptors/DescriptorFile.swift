@@ -67,72 +67,24 @@ public enum DescriptorFile {
     private static func apply(
         _ entry: KeyFile.Entry, to d: inout DiscoveryDescriptor, app: inout AppID, source: String
     ) throws(KeyFileError) {
-        func invalid(_ expected: String) -> KeyFileError {
-            KeyFileError(source: source, line: entry.line,
-                         reason: .invalidValue(section: entry.section, key: entry.key, value: entry.value, expected: expected))
+        if entry.key == "App" {
+            guard !entry.value.isEmpty else {
+                throw KeyFileError(source: source, line: entry.line, reason: .invalidValue(
+                    section: entry.section, key: entry.key, value: entry.value, expected: "an app name"))
+            }
+            app = AppID(entry.value)
+            return
         }
-        func hex() throws(KeyFileError) -> [UInt8] {
-            guard let data = bytes(fromHex: entry.value) else { throw invalid("hex octets, e.g. 0215") }
-            return data
-        }
-        let value = entry.value
-        switch entry.key {
-        case "App":
-            guard !value.isEmpty else { throw invalid("an app name") }
-            app = AppID(value)
-        case "ServiceUUID":
-            guard let uuid = BluetoothUUID(value) else { throw invalid("a 16-, 32- or 128-bit UUID") }
-            d.bluetoothServiceUUID = uuid
-        case "CompanyIdentifier":
-            let parsed = value.hasPrefix("0x") || value.hasPrefix("0X")
-                ? UInt16(value.dropFirst(2), radix: 16) : UInt16(value, radix: 10)
-            guard let parsed else { throw invalid("a company identifier, 0x004C or 76") }
-            d.bluetoothCompanyIdentifier = parsed
-        case "NameSubstring": d.bluetoothNameSubstring = value
-        case "NamePattern": d.bluetoothNamePattern = value
-        case "NameCompare":
-            var options: NameCompareOptions = []
-            for word in value.split(separator: " ") {
-                switch word {
-                case "case-insensitive": options.insert(.caseInsensitive)
-                case "anchored": options.insert(.anchored)
-                default: throw invalid("case-insensitive and/or anchored")
-                }
+        do throws(DescriptorFields.FieldError) {
+            try DescriptorFields.apply(key: entry.key, value: entry.value, to: &d)
+        } catch {
+            switch error {
+            case .unknownKey, .duplicateKey:
+                throw KeyFileError(source: source, line: entry.line, reason: .unknownKey(section: entry.section, key: entry.key))
+            case .invalidValue(_, _, let expected):
+                throw KeyFileError(source: source, line: entry.line, reason: .invalidValue(
+                    section: entry.section, key: entry.key, value: entry.value, expected: expected))
             }
-            d.bluetoothNameSubstringCompareOptions = options
-        case "ManufacturerDataBlob": d.bluetoothManufacturerDataBlob = try hex()
-        case "ManufacturerDataMask": d.bluetoothManufacturerDataMask = try hex()
-        case "ServiceDataBlob": d.bluetoothServiceDataBlob = try hex()
-        case "ServiceDataMask": d.bluetoothServiceDataMask = try hex()
-        case "Range":
-            guard let range = BluetoothRange(rawValue: value) else {
-                throw invalid(BluetoothRange.allCases.map(\.rawValue).joined(separator: " or "))
-            }
-            d.bluetoothRange = range
-        case "SSID":
-            guard let octets = SSIDText.octets(value), let ssid = SSID(bytes: octets) else {
-                throw invalid("up to 32 octets, \\xNN for any octet")
-            }
-            d.ssid = ssid
-        case "SSIDPrefix":
-            guard let octets = SSIDText.octets(value) else { throw invalid("octets, \\xNN for any octet") }
-            d.ssidPrefix = octets
-        case "BSSID":
-            let parts = value.split(separator: "/", maxSplits: 1)
-            guard let bssid = parts.first.flatMap({ HardwareAddress($0) }) else {
-                throw invalid("AA:BB:CC:DD:EE:FF, optionally /mask")
-            }
-            if parts.count == 2 {
-                guard let mask = HardwareAddress(parts[1]) else { throw invalid("AA:BB:CC:DD:EE:FF/FF:FF:FF:00:00:00") }
-                d.bssid = BSSIDFilter(bssid: bssid, mask: mask)
-            } else {
-                d.bssid = BSSIDFilter(bssid: bssid)
-            }
-        case "MinimumRSSI":
-            guard let rssi = Int(value), (-127...20).contains(rssi) else { throw invalid("dBm from -127 to 20") }
-            d.minimumRSSI = rssi
-        default:
-            throw KeyFileError(source: source, line: entry.line, reason: .unknownKey(section: entry.section, key: entry.key))
         }
     }
 }

@@ -28,6 +28,21 @@ public enum MessageID: String, CaseIterable, Sendable {
     case bluetoothControllerAdded = "2292ea65534043e4ae5e3b02e7c5237a"
     case bluetoothControllerRemoved = "406ab176ac554ec5b8eb6569620e96bc"
     case bluetoothUnavailable = "8d74f3ec8003437eb8347ba2010e2989"
+    // Sessions, setup requests and decisions: every decision names who made it (DECIDED_BY).
+    case setupRequested = "f5dc5e889c2748f5a0868e422f30c2a3"
+    case accessoryApproved = "3209c5fa32a041dd9176aeef15669876"
+    case requestDenied = "9342c212d42647619b55025c26f248ce"
+    case requestTimedOut = "217f1e95c7174f8f88b850b8fa57f568"
+    case requestEnded = "2c62e391f400431c8c2355ba467beb9d"
+    case accessoryRemoved = "6e35865fa440452a80a3030b3d64cab1"
+    case accessoryRenamed = "6296f7a50469499eaa9650df64f86a35"
+    case authorizationFinished = "d6436ee969cc4558bfbc67bb68f4155e"
+    case authorizationUpdated = "6b05a7c3868d4405a4da85dd085ba6ee"
+    case approvalWindowOpened = "f2a07bd6da49453b9ac0ac0a84e704e6"
+    case approvalWindowClosed = "6bfc9492d34f45c094f3c3e1cf821195"
+    case agentRegistered = "c175a550dc3a4f4baad2e83f93ea48c6"
+    case agentUnregistered = "9fb40cea0e0f4f5a85e43cff8ef352de"
+    case accessoriesMigrated = "3f4aabc1046e4a2daaa62fdeac4642d1"
 
     /// The metadata key a log call sets to tag its entry with this class;
     /// the journald handler writes it as the MESSAGE_ID field.

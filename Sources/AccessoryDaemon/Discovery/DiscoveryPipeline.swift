@@ -15,6 +15,7 @@ public final class DiscoveryPipeline {
     private let clock: any MonotonicClock
     private var sightingObservers: [(Sighting) -> Void] = []
     private var presenceObservers: [(PresenceEvent) -> Void] = []
+    private var heardObservers: [(TrackedAccessory) -> Void] = []
 
     public init(clock: any MonotonicClock, presence: PresenceConfiguration = PresenceConfiguration(),
                 matching: MatchingConfiguration = MatchingConfiguration()) {
@@ -28,6 +29,10 @@ public final class DiscoveryPipeline {
     public func onSighting(_ observer: @escaping (Sighting) -> Void) { sightingObservers.append(observer) }
     public func onPresence(_ observer: @escaping (PresenceEvent) -> Void) { presenceObservers.append(observer) }
 
+    /// Everything heard, as the registry now knows it: how granted
+    /// accessories' presence and advertisements reach their apps.
+    public func onHeard(_ observer: @escaping (TrackedAccessory) -> Void) { heardObservers.append(observer) }
+
     /// Whether anyone wants every sighting (the monitor), not only matches.
     public var hasSightingObservers: Bool { !sightingObservers.isEmpty }
 
@@ -39,6 +44,7 @@ public final class DiscoveryPipeline {
             sightingObservers.forEach { $0(sighting) }
         }
         deliver(events)
+        tellHeard(.bluetooth(advertisement.device))
     }
 
     public func record(_ network: WiFiNetwork) {
@@ -48,6 +54,12 @@ public final class DiscoveryPipeline {
             sightingObservers.forEach { $0(sighting) }
         }
         deliver(events)
+        tellHeard(.wifi(network.bssid))
+    }
+
+    private func tellHeard(_ key: AccessoryKey) {
+        guard !heardObservers.isEmpty, let tracked = registry[key] else { return }
+        heardObservers.forEach { $0(tracked) }
     }
 
     /// Presence losses due by now; the daemon calls this from a timer set to

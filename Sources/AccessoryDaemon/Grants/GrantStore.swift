@@ -57,6 +57,12 @@ public final class GrantStore {
         grants = next
     }
 
+    /// Replaces every grant at once (a migration adds several in one write).
+    public func replaceAll(_ next: [AccessoryID: Grant]) throws(SystemError) {
+        try AtomicFile.replace(path, with: GrantStoreCodec.encode(Array(next.values)))
+        grants = next
+    }
+
     public func remove(_ accessory: AccessoryID) throws(SystemError) {
         guard grants[accessory] != nil else { return }
         var next = grants

@@ -2,146 +2,213 @@ import AccessoryCore
 import AccessorySystem
 import Logging
 
-/// accessoryd's D-Bus API: `org.accessoryagent.Manager1` at
-/// /org/accessoryagent opens sessions; each session is an object of its own
-/// (`org.accessoryagent.Session1`) that only the caller who opened it can
-/// see or use. Who a caller is comes from the bus's credentials, mapped to
-/// an app manifest; a caller without one gets nothing.
+/// accessoryd's D-Bus API (see the README's "D-Bus API"): it identifies
+/// each caller from the bus's credentials, hands the calls to the
+/// authorization center, and turns the center's notices into signals for
+/// exactly the peers entitled to them. Whatever belongs to another app does
+/// not exist, as far as a caller can tell.
 public final class AccessoryService {
-    private let connection: BusConnection
-    private let apps: () -> AppManifestCatalog
-    private let grants: () -> [Grant]
-    private let logger: Logger
-    private var sessions: [UInt64: AccessorySession] = [:]
-    private var nextSession: UInt64 = 1
+    let connection: BusConnection
+    let apps: () -> AppManifestCatalog
+    let logger: Logger
+    let clock: any MonotonicClock
+    public private(set) var center: AuthorizationCenter!
+    var sessions: [UInt64: AccessorySession] = [:]
+    var nextSession: UInt64 = 1
+    /// Persistent sessions end after this long without a call.
+    static let persistentIdleLimit = Duration.seconds(600)
 
     public init(
-        connection: BusConnection, logger: Logger,
-        apps: @escaping () -> AppManifestCatalog, grants: @escaping () -> [Grant]
+        connection: BusConnection, logger: Logger, apps: @escaping () -> AppManifestCatalog,
+        store: GrantStore, pipeline: DiscoveryPipeline, loop: EventLoop
     ) throws(SystemError) {
         self.connection = connection
         self.logger = logger
         self.apps = apps
-        self.grants = grants
-        try connection.serve(path: BusNames.root) { [unowned self] call, _ in handleManager(call) }
+        self.clock = SystemMonotonicClock()
+        var timer: TimerToken?
+        center = AuthorizationCenter(
+            store: store, pipeline: pipeline, logger: logger,
+            schedule: { [weak loop] deadline in
+                guard let loop else { return }
+                if let timer { loop.cancel(timer) }
+                timer = nil
+                guard let deadline else { return }
+                let delay = max(.zero, deadline.duration(since: pipeline.now))
+                timer = try? loop.after(delay) { [weak self] in
+                    timer = nil
+                    self?.center.deadlineReached()
+                }
+            },
+            notify: { [weak self] notice in self?.deliver(notice) })
+        try connection.serve(path: BusNames.root) { [unowned self] call, _ in handleRoot(call) }
         try connection.serve(path: BusNames.sessions, subtree: true) { [unowned self] call, _ in handleSession(call) }
+        try connection.serve(path: BusNames.accessories, subtree: true) { [unowned self] call, _ in handleAccessory(call) }
+        self.loop = loop
     }
+
+    weak var loop: EventLoop?
+    var sweepArmed = false
 
     /// The sessions open now (for tests and status).
     public var openSessions: [AccessorySession] { sessions.values.sorted { $0.number < $1.number } }
 
-    // MARK: Manager1
+    // MARK: Routing
 
-    private func handleManager(_ call: BusMessage) -> BusConnection.MethodOutcome? {
+    private func handleRoot(_ call: BusMessage) -> BusConnection.MethodOutcome? {
         guard call.path == BusNames.root else { return nil }
-        switch (call.interface, call.member) {
-        case (BusNames.introspectable, "Introspect"):
-            return reply(call) { $0.append(Introspection.manager) }
-        case (BusNames.manager, "OpenSession"):
-            return openSession(call)
-        default:
-            return nil
+        switch call.interface {
+        case BusNames.introspectable: return reply(call) { $0.append(Introspection.root) }
+        case BusNames.manager: return handleManager(call)
+        case BusNames.admin: return handleAdmin(call)
+        case BusNames.objectManager where call.member == "GetManagedObjects": return managedObjects(call)
+        default: return nil
         }
     }
 
-    private func openSession(_ call: BusMessage) -> BusConnection.MethodOutcome? {
-        let caller: CallerCredentials
-        do { caller = try connection.credentials(of: call) } catch { return .error(error) }
-        guard let owner = call.sender else { return .error(.invalidArguments("no sender")) }
-        guard let manifest = apps().manifest(forUser: caller.userName, unit: caller.unit) else {
-            let who = "uid \(caller.uid)" + (caller.userName.map { " (\($0))" } ?? "") + (caller.unit.map { " in \($0)" } ?? "")
-            logger.notice("Refused a session to a caller without an app manifest", metadata: [
-                "caller.uid": "\(caller.uid)", "caller.unit": "\(caller.unit ?? "")",
-            ])
-            return .error(BusError(
-                name: BusNames.error(AccessorySetupError.Code.activationFailed.description),
-                message: "\(who) has no app manifest in \(AppManifestLoader.vendorDirectory) or \(AppManifestLoader.administratorDirectory)"))
-        }
-        let session = AccessorySession(number: nextSession, app: manifest.app, owner: owner)
-        nextSession += 1
-        sessions[session.number] = session
-        // A session ends when its caller leaves the bus, as an app's process exits.
-        try? connection.whenSenderLeaves(call) { [weak self] in self?.callerLeft(owner) }
-        logger.info("Session opened", metadata: ["app": "\(manifest.app)", "session": "\(session.path)"])
-        return reply(call) { $0.append(objectPath: session.path) }
+    // MARK: Who is calling
+
+    struct Caller {
+        var credentials: CallerCredentials
+        var sender: String
+        var manifest: AppManifest?
     }
 
-    private func callerLeft(_ owner: String) {
-        for session in sessions.values where session.owner == owner {
-            session.invalidate()
-            sessions.removeValue(forKey: session.number)
-            logger.info("Session ended: its caller left the bus", metadata: ["app": "\(session.app)", "session": "\(session.path)"])
-        }
+    func caller(_ call: BusMessage) throws(BusError) -> Caller {
+        let credentials = try connection.credentials(of: call)
+        guard let sender = call.sender else { throw .invalidArguments("no sender") }
+        return Caller(credentials: credentials, sender: sender,
+                      manifest: apps().manifest(forUser: credentials.userName, unit: credentials.unit))
     }
 
-    // MARK: Session1
+    /// The session at `path` if `call`'s sender may use it: its own
+    /// connection, or (persistent sessions) any connection of its app.
+    func session(for call: BusMessage) -> AccessorySession? {
+        guard let path = call.path, path.hasPrefix(BusNames.sessions + "/"),
+            let number = UInt64(path.dropFirst(BusNames.sessions.count + 1)),
+            let session = sessions[number], let sender = call.sender
+        else { return nil }
+        if session.owner == sender { return session }
+        guard session.persistent, let caller = try? caller(call), caller.manifest?.app == session.app else { return nil }
+        return session
+    }
 
-    private func handleSession(_ call: BusMessage) -> BusConnection.MethodOutcome? {
-        // Another caller's session does not exist, as far as this caller can tell.
-        guard let path = call.path, let number = UInt64(path.dropFirst(BusNames.sessions.count + 1)),
-            let session = sessions[number], session.owner == call.sender
-        else {
-            return .error(BusError(name: "org.freedesktop.DBus.Error.UnknownObject", message: "no such object"))
-        }
-        switch (call.interface, call.member) {
-        case (BusNames.introspectable, "Introspect"):
-            return reply(call) { $0.append(Introspection.session) }
-        case (BusNames.session, "Activate"):
-            do throws(AccessorySetupError) { try session.activate() } catch { return .error(busError(error)) }
-            let accessories = grants().filter { $0.app == session.app }.map { "\(BusNames.root)/accessory/\($0.accessory)" }
-            try? connection.emitSignal(path: session.path, interface: BusNames.session, member: "Activated",
-                                       destination: session.owner) { signal in
-                signal.container("a", "o") { r in accessories.forEach { r.append(objectPath: $0) } }
+    // MARK: Delivering notices
+
+    private func deliver(_ notice: AuthorizationNotice) {
+        switch notice {
+        case .session(let number, let event):
+            if let session = sessions[number], session.state != .invalidated { send(event, to: session) }
+        case .app(let app, let event):
+            if case .accessoryAdded(let id) = event { accessoryAppeared(id, app: app) }
+            for session in openSessions where session.app == app && session.state == .active { send(event, to: session) }
+            if case .accessoryRemoved(let id) = event { accessoryDisappeared(id, app: app) }
+        case .agent(let event):
+            tellAgent(event)
+        case .presence(let grant, let present, let rssi):
+            propertiesChanged(grant, present: present, rssi: rssi)
+        case .advertisement(let grant, let rssi, let data):
+            for session in openSessions where session.app == grant.app && session.state == .active {
+                try? connection.emitSignal(path: BusNames.path(of: grant.accessory), interface: BusNames.accessory,
+                                           member: "Advertisement", destination: session.owner) { signal in
+                    signal.append(Int32(clamping: rssi)).append(bytes: data)
+                }
             }
-            return reply(call) { $0.container("a", "o") { r in accessories.forEach { r.append(objectPath: $0) } } }
-        case (BusNames.session, "Invalidate"):
-            guard session.state != .invalidated else {
-                return .error(busError(AccessorySetupError(.invalidated, reason: .message("the session was invalidated"))))
-            }
-            session.invalidate()
-            try? connection.emitSignal(path: session.path, interface: BusNames.session, member: "Invalidated",
-                                       destination: session.owner) { _ in }
-            return reply(call) { _ in }
-        case (BusNames.properties, "Get"), (BusNames.properties, "GetAll"):
-            return properties(call, session)
-        default:
-            return nil
         }
     }
 
-    private func properties(_ call: BusMessage, _ session: AccessorySession) -> BusConnection.MethodOutcome? {
-        let values: [(String, BusVariant)] = [("App", .string("\(session.app)")), ("State", .string(session.state.rawValue))]
+    private func send(_ event: AuthorizationNotice.SessionEvent, to session: AccessorySession) {
+        let type: AccessoryEventType
+        var details: [(key: String, value: String)] = []
+        var arguments: (BusReply) -> Void = { _ in }
+        func accessory(_ id: AccessoryID) {
+            let path = BusNames.path(of: id)
+            details.append(("Accessory", path))
+            arguments = { $0.append(objectPath: path) }
+        }
+        func error(_ error: AccessorySetupError?) {
+            let name = error.map { BusNames.error($0.code.description) } ?? ""
+            let message = error?.reason?.description ?? ""
+            if error != nil { details += [("Error", name), ("Message", message)] }
+            arguments = { $0.append(name).append(message) }
+        }
+        switch event {
+        case .pickerDidPresent: type = .pickerDidPresent
+        case .migrationComplete: type = .migrationComplete
+        case .accessoryAdded(let id): type = .accessoryAdded; accessory(id)
+        case .accessoryChanged(let id): type = .accessoryChanged; accessory(id)
+        case .accessoryRemoved(let id): type = .accessoryRemoved; accessory(id)
+        case .pickerSetupRename(let id): type = .pickerSetupRename; accessory(id)
+        case .pickerSetupFailed(let failure): type = .pickerSetupFailed; error(failure)
+        case .pickerDidDismiss(let failure): type = .pickerDidDismiss; error(failure)
+        case .accessoryDiscovered(let candidate):
+            type = .accessoryDiscovered
+            details = [("Candidate", "\(candidate.number)"), ("Name", candidate.name),
+                       ("Identity", "\(candidate.identity)"), ("RSSI", "\(candidate.rssi)"),
+                       ("AdvertisingData", hexString(candidate.advertisingData))]
+            arguments = {
+                $0.append(candidate.number).append(candidate.name).append("\(candidate.identity)")
+                    .append(Int32(clamping: candidate.rssi)).append(bytes: candidate.advertisingData)
+            }
+        }
+        signal(session, type, details, arguments)
+    }
+
+    func signal(_ session: AccessorySession, _ type: AccessoryEventType, _ details: [(key: String, value: String)],
+                _ arguments: (BusReply) -> Void) {
+        session.enqueue(type, details)
+        try? connection.emitSignal(path: session.path, interface: BusNames.session, member: type.signalName,
+                                   destination: session.owner, arguments)
+    }
+
+    // MARK: Helpers
+
+    func busError(_ error: AccessorySetupError) -> BusError {
+        BusError(name: BusNames.error(error.code.description), message: error.description)
+    }
+
+    func reply(_ call: BusMessage, _ build: (BusReply) -> Void = { _ in }) -> BusConnection.MethodOutcome? {
+        guard let reply = connection.reply(to: call) else { return nil }
+        build(reply)
+        return .reply(reply)
+    }
+
+    /// Runs `body`, turning an `AccessorySetupError` into its bus error.
+    func outcome(_ body: () throws(AccessorySetupError) -> BusConnection.MethodOutcome?) -> BusConnection.MethodOutcome? {
+        do { return try body() } catch { return .error(busError(error)) }
+    }
+
+    static let noSuchObject = BusError(name: BusNames.unknownObject, message: "no such object")
+
+    /// `Get`/`GetAll` of `org.freedesktop.DBus.Properties` over `values`.
+    func properties(_ call: BusMessage, interface expected: String, _ values: [(String, BusVariant)]) -> BusConnection.MethodOutcome? {
         do throws(BusError) {
             let interface = try call.readString()
-            guard interface == BusNames.session else {
-                return .error(.invalidArguments("no interface \(interface) here"))
-            }
-            if call.member == "Get" {
+            guard interface == expected else { return .error(.invalidArguments("no interface \(interface) here")) }
+            switch call.member {
+            case "Get":
                 let name = try call.readString()
                 guard let value = values.first(where: { $0.0 == name })?.1 else {
                     return .error(.invalidArguments("no property \(name)"))
                 }
                 return reply(call) { $0.append(variant: value) }
-            }
-            return reply(call) { reply in
-                reply.container("a", "{sv}") { array in
-                    for (name, value) in values {
-                        array.container("e", "sv") { $0.append(name).append(variant: value) }
-                    }
-                }
+            case "GetAll":
+                return reply(call) { $0.append(properties: values) }
+            default:
+                return .error(BusError(name: "org.freedesktop.DBus.Error.PropertyReadOnly", message: "properties are read-only"))
             }
         } catch {
             return .error(error)
         }
     }
+}
 
-    private func busError(_ error: AccessorySetupError) -> BusError {
-        BusError(name: BusNames.error(error.code.description), message: error.description)
-    }
-
-    private func reply(_ call: BusMessage, _ build: (BusReply) -> Void) -> BusConnection.MethodOutcome? {
-        guard let reply = connection.reply(to: call) else { return nil }
-        build(reply)
-        return .reply(reply)
+extension BusReply {
+    /// An `a{sv}` of properties.
+    @discardableResult
+    func append(properties values: [(String, BusVariant)]) -> Self {
+        container("a", "{sv}") { array in
+            for (name, value) in values { array.container("e", "sv") { $0.append(name).append(variant: value) } }
+        }
     }
 }

@@ -1,14 +1,32 @@
+import AccessoryCore
+
 /// accessoryd's names on the bus. Interfaces carry a version, as BlueZ's do,
 /// so a later incompatible one can live beside them.
 public enum BusNames {
     public static let service = "org.accessoryagent"
     public static let root = "/org/accessoryagent"
     public static let sessions = "/org/accessoryagent/session"
+    public static let accessories = "/org/accessoryagent/accessory"
     public static let manager = "org.accessoryagent.Manager1"
     public static let session = "org.accessoryagent.Session1"
+    public static let accessory = "org.accessoryagent.Accessory1"
+    public static let admin = "org.accessoryagent.Admin1"
+    public static let pickerAgent = "org.accessoryagent.PickerAgent1"
     public static let properties = "org.freedesktop.DBus.Properties"
     public static let introspectable = "org.freedesktop.DBus.Introspectable"
+    public static let objectManager = "org.freedesktop.DBus.ObjectManager"
+    public static let unknownObject = "org.freedesktop.DBus.Error.UnknownObject"
+    public static let accessDenied = "org.freedesktop.DBus.Error.AccessDenied"
 
     /// AccessorySetupKit's error codes on the wire: `org.accessoryagent.Error.invalidRequest`.
     public static func error(_ code: String) -> String { "org.accessoryagent.Error.\(code)" }
+
+    /// `/org/accessoryagent/accessory/00000000000000a1`.
+    public static func path(of accessory: AccessoryID) -> String { "\(accessories)/\(accessory)" }
+
+    /// The accessory an object path names, if it is one.
+    public static func accessory(at path: String) -> AccessoryID? {
+        guard path.hasPrefix(accessories + "/") else { return nil }
+        return AccessoryID(path.dropFirst(accessories.count + 1))
+    }
 }

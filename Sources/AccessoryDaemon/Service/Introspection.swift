@@ -1,5 +1,5 @@
 /// The introspection data `busctl introspect` shows; kept beside the code
-/// that implements it.
+/// that implements it (a test checks both against the README).
 enum Introspection {
     static let header = """
         <!DOCTYPE node PUBLIC "-//freedesktop//DTD D-BUS Object Introspection 1.0//EN"
@@ -12,11 +12,38 @@ enum Introspection {
           </interface>
         """
 
-    static let manager = header + """
+    static let propertiesInterface = """
+          <interface name="org.freedesktop.DBus.Properties">
+            <method name="Get"><arg type="s" direction="in"/><arg type="s" direction="in"/><arg type="v" direction="out"/></method>
+            <method name="GetAll"><arg type="s" direction="in"/><arg type="a{sv}" direction="out"/></method>
+            <signal name="PropertiesChanged"><arg type="s"/><arg type="a{sv}"/><arg type="as"/></signal>
+          </interface>
+        """
+
+    static let root = header + """
 
         <node>
           <interface name="org.accessoryagent.Manager1">
             <method name="OpenSession"><arg name="session" type="o" direction="out"/></method>
+            <method name="OpenPersistentSession"><arg name="session" type="o" direction="out"/></method>
+          </interface>
+          <interface name="org.accessoryagent.Admin1">
+            <method name="ListRequests"><arg name="requests" type="a(ussasu)" direction="out"/></method>
+            <method name="ListCandidates"><arg name="request" type="u" direction="in"/><arg name="candidates" type="a(ussssi)" direction="out"/></method>
+            <method name="Approve"><arg name="request" type="u" direction="in"/><arg name="candidate" type="u" direction="in"/><arg name="name" type="s" direction="in"/><arg name="accessory" type="o" direction="out"/></method>
+            <method name="Deny"><arg name="request" type="u" direction="in"/></method>
+            <method name="ListAccessories"><arg name="accessories" type="a(sssss)" direction="out"/></method>
+            <method name="RemoveAccessory"><arg name="id" type="s" direction="in"/></method>
+            <method name="RenameAccessory"><arg name="id" type="s" direction="in"/><arg name="name" type="s" direction="in"/></method>
+            <method name="Allow"><arg name="app" type="s" direction="in"/><arg name="seconds" type="u" direction="in"/></method>
+            <method name="Disallow"><arg name="app" type="s" direction="in"/></method>
+            <method name="RegisterAgent"><arg name="agent" type="o" direction="in"/></method>
+            <method name="UnregisterAgent"><arg name="agent" type="o" direction="in"/></method>
+          </interface>
+          <interface name="org.freedesktop.DBus.ObjectManager">
+            <method name="GetManagedObjects"><arg type="a{oa{sa{sv}}}" direction="out"/></method>
+            <signal name="InterfacesAdded"><arg type="o"/><arg type="a{sa{sv}}"/></signal>
+            <signal name="InterfacesRemoved"><arg type="o"/><arg type="as"/></signal>
           </interface>
         \(standard)
         </node>
@@ -29,15 +56,55 @@ enum Introspection {
           <interface name="org.accessoryagent.Session1">
             <method name="Activate"><arg name="accessories" type="ao" direction="out"/></method>
             <method name="Invalidate"/>
+            <method name="ShowPicker"><arg name="items" type="a(ssa{ss}asas)" direction="in"/><arg name="settings" type="a{ss}" direction="in"/></method>
+            <method name="UpdatePicker"><arg name="shown" type="a(uss)" direction="in"/></method>
+            <method name="FinishPickerDiscovery"/>
+            <method name="FinishAuthorization"><arg name="accessory" type="o" direction="in"/><arg name="settings" type="a{ss}" direction="in"/></method>
+            <method name="FailAuthorization"><arg name="accessory" type="o" direction="in"/></method>
+            <method name="UpdateAuthorization"><arg name="accessory" type="o" direction="in"/><arg name="descriptor" type="a{ss}" direction="in"/></method>
+            <method name="RemoveAccessory"><arg name="accessory" type="o" direction="in"/></method>
+            <method name="RenameAccessory"><arg name="accessory" type="o" direction="in"/><arg name="name" type="s" direction="in"/><arg name="options" type="as" direction="in"/></method>
+            <method name="Migrate"><arg name="items" type="a(sssa{ss})" direction="in"/></method>
+            <method name="TakeEvents"><arg name="events" type="a(sa{ss})" direction="out"/></method>
             <signal name="Activated"><arg name="accessories" type="ao"/></signal>
             <signal name="Invalidated"/>
+            <signal name="PickerDidPresent"/>
+            <signal name="AccessoryDiscovered"><arg name="candidate" type="u"/><arg name="name" type="s"/><arg name="identity" type="s"/><arg name="rssi" type="i"/><arg name="advertisement" type="ay"/></signal>
+            <signal name="AccessoryAdded"><arg name="accessory" type="o"/></signal>
+            <signal name="AccessoryChanged"><arg name="accessory" type="o"/></signal>
+            <signal name="AccessoryRemoved"><arg name="accessory" type="o"/></signal>
+            <signal name="PickerSetupRename"><arg name="accessory" type="o"/></signal>
+            <signal name="PickerSetupPairing"><arg name="accessory" type="o"/></signal>
+            <signal name="PickerSetupBridging"><arg name="accessory" type="o"/></signal>
+            <signal name="PickerSetupFailed"><arg name="error" type="s"/><arg name="message" type="s"/></signal>
+            <signal name="PickerDidDismiss"><arg name="error" type="s"/><arg name="message" type="s"/></signal>
+            <signal name="MigrationComplete"/>
             <property name="App" type="s" access="read"/>
             <property name="State" type="s" access="read"/>
           </interface>
-          <interface name="org.freedesktop.DBus.Properties">
-            <method name="Get"><arg type="s" direction="in"/><arg type="s" direction="in"/><arg type="v" direction="out"/></method>
-            <method name="GetAll"><arg type="s" direction="in"/><arg type="a{sv}" direction="out"/></method>
+        \(propertiesInterface)
+        \(standard)
+        </node>
+
+        """
+
+    static let accessory = header + """
+
+        <node>
+          <interface name="org.accessoryagent.Accessory1">
+            <signal name="Advertisement"><arg name="rssi" type="i"/><arg name="data" type="ay"/></signal>
+            <property name="DisplayName" type="s" access="read"/>
+            <property name="State" type="s" access="read"/>
+            <property name="App" type="s" access="read"/>
+            <property name="BluetoothAddress" type="s" access="read"/>
+            <property name="BluetoothAddressType" type="s" access="read"/>
+            <property name="SSID" type="ay" access="read"/>
+            <property name="Descriptor" type="a{ss}" access="read"/>
+            <property name="BridgingIdentifier" type="s" access="read"/>
+            <property name="Present" type="b" access="read"/>
+            <property name="RSSI" type="i" access="read"/>
           </interface>
+        \(propertiesInterface)
         \(standard)
         </node>
 

@@ -1,0 +1,108 @@
+/// A setup request: what `showPicker` (or a migration) becomes on a gateway
+/// with no screen. It collects candidates, one per unique device, until it
+/// is decided (approved, denied), timed out, or its session goes.
+/// Pure: the daemon feeds it what the radios heard and the time.
+public struct SetupRequest: Sendable {
+    public enum Kind: Sendable {
+        case picker([PickerDisplayItem])
+        case migration([MigrationItem])
+    }
+
+    /// What happens when the discovery deadline passes.
+    public enum DeadlineOutcome: Equatable, Sendable {
+        /// Nothing was found in time: the request ends with `discoveryTimeout`.
+        case timedOut
+        /// Candidates were found: discovery stops, they stay for the decision.
+        case discoveryFinished
+    }
+
+    public let number: UInt32
+    public let app: AppID
+    public let session: UInt64
+    public let kind: Kind
+    public let settings: PickerDisplaySettings
+    public let opened: MonotonicInstant
+    public private(set) var candidates: [SetupCandidate] = []
+    public private(set) var discovering: Bool
+
+    public init(number: UInt32, app: AppID, session: UInt64, kind: Kind, settings: PickerDisplaySettings,
+                opened: MonotonicInstant) {
+        self.number = number
+        self.app = app
+        self.session = session
+        self.kind = kind
+        self.settings = settings
+        self.opened = opened
+        if case .migration(let items) = kind {
+            // Known devices need no discovery: each one is a candidate.
+            discovering = false
+            for (index, item) in items.enumerated() {
+                candidates.append(SetupCandidate(
+                    number: UInt32(index + 1), item: index, identity: item.identity, advertisedName: item.name,
+                    rssi: 0, advertisingData: [], visible: true))
+            }
+        } else {
+            discovering = true
+        }
+    }
+
+    public var isMigration: Bool { if case .migration = kind { true } else { false } }
+
+    public var pickerItems: [PickerDisplayItem] { if case .picker(let items) = kind { items } else { [] } }
+
+    public var itemNames: [String] {
+        switch kind {
+        case .picker(let items): items.map(\.name)
+        case .migration(let items): items.map(\.name)
+        }
+    }
+
+    /// When discovery gives up, if it does.
+    public var discoveryDeadline: MonotonicInstant? {
+        guard discovering, let timeout = settings.discoveryTimeout.duration else { return nil }
+        return opened.advanced(by: timeout)
+    }
+
+    /// Candidates the person deciding may pick.
+    public var visibleCandidates: [SetupCandidate] { candidates.filter(\.visible) }
+
+    public func candidate(_ number: UInt32) -> SetupCandidate? { candidates.first { $0.number == number } }
+
+    /// A device heard matching item `item`'s descriptor. Returns the new
+    /// candidate, or nil when discovery is over or the device is already one.
+    public mutating func offer(
+        _ identity: DeviceIdentity, item: Int, name: String, rssi: Int, advertisingData: [UInt8]
+    ) -> SetupCandidate? {
+        guard discovering, pickerItems.indices.contains(item),
+            !candidates.contains(where: { $0.identity == identity })
+        else { return nil }
+        let candidate = SetupCandidate(
+            number: UInt32(candidates.count + 1), item: item, identity: identity, advertisedName: name, rssi: rssi,
+            advertisingData: advertisingData, visible: !settings.filterDiscoveryResults)
+        candidates.append(candidate)
+        return candidate
+    }
+
+    /// `updatePicker(showing:)`: the app shows these candidates, under the
+    /// names and images it chose.
+    public mutating func show(_ number: UInt32, name: String?, productImagePath: String?) throws(AccessorySetupError) {
+        guard settings.filterDiscoveryResults else {
+            throw AccessorySetupError(.invalidRequest, reason: .message("updatePicker needs the filterDiscoveryResults setting"))
+        }
+        guard let index = candidates.firstIndex(where: { $0.number == number }) else {
+            throw AccessorySetupError(.invalidRequest, reason: .message("no discovered accessory \(number) in this picker"))
+        }
+        candidates[index].visible = true
+        if let name, !name.isEmpty { candidates[index].displayName = name }
+        if let productImagePath, !productImagePath.isEmpty { candidates[index].productImagePath = productImagePath }
+    }
+
+    /// `finishPickerDiscovery()`: no more candidates.
+    public mutating func finishDiscovery() { discovering = false }
+
+    /// The discovery deadline has passed.
+    public mutating func deadlinePassed() -> DeadlineOutcome {
+        discovering = false
+        return visibleCandidates.isEmpty ? .timedOut : .discoveryFinished
+    }
+}

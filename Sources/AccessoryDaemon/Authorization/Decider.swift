@@ -1,0 +1,22 @@
+import AccessoryCore
+
+/// Who made a decision, as the journal records it (`DECIDED_BY=`).
+public enum Decider: Hashable, Sendable, CustomStringConvertible {
+    /// Through `Admin1` (accessoryctl, busctl): root, by uid.
+    case administrator(uid: UInt32)
+    /// A registered picker agent, by its unique bus name.
+    case agent(String)
+    /// An open approval window.
+    case policy
+    /// The app itself (removing or renaming its own accessory).
+    case app(AppID)
+
+    public var description: String {
+        switch self {
+        case .administrator(let uid): "administrator (uid \(uid))"
+        case .agent(let name): "agent \(name)"
+        case .policy: "policy (approval window)"
+        case .app(let app): "app \(app)"
+        }
+    }
+}

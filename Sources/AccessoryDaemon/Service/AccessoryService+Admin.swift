@@ -1,0 +1,129 @@
+import AccessoryCore
+import AccessorySystem
+
+/// `org.accessoryagent.Admin1`: the administrator's side (accessoryctl, a
+/// picker agent's answers). Root only, checked here as well as in the bus policy.
+extension AccessoryService {
+    func handleAdmin(_ call: BusMessage) -> BusConnection.MethodOutcome? {
+        let caller: Caller
+        do { caller = try self.caller(call) } catch { return .error(error) }
+        guard caller.credentials.uid == 0 else {
+            return .error(BusError(name: BusNames.accessDenied, message: "Admin1 is for root only"))
+        }
+        // An agent's answers are recorded as the agent's; anyone else's as the administrator's.
+        let decider: Decider = center.agent?.name == caller.sender ? .agent(caller.sender) : .administrator(uid: caller.credentials.uid)
+        return outcome { () throws(AccessorySetupError) in try adminMethod(call, caller, decider) }
+    }
+
+    private func adminMethod(_ call: BusMessage, _ caller: Caller, _ decider: Decider) throws(AccessorySetupError) -> BusConnection.MethodOutcome? {
+        func u() throws(AccessorySetupError) -> UInt32 { try BusArguments.read { () throws(BusError) in try call.readUInt32() } }
+        func s() throws(AccessorySetupError) -> String { try BusArguments.read { () throws(BusError) in try call.readString() } }
+        func accessoryID() throws(AccessorySetupError) -> AccessoryID {
+            let text = try s()
+            guard let id = AccessoryID(text) else { throw BusArguments.unknownAccessory(text) }
+            return id
+        }
+        switch call.member {
+        case "ListRequests":
+            let requests = center.requests.values.sorted { $0.number < $1.number }
+            return reply(call) { reply in
+                reply.container("a", "(ussasu)") { array in
+                    for request in requests {
+                        array.container("r", "ussasu") {
+                            $0.append(request.number).append("\(request.app)").append(request.isMigration ? "migration" : "picker")
+                                .append(strings: request.itemNames).append(UInt32(request.visibleCandidates.count))
+                        }
+                    }
+                }
+            }
+        case "ListCandidates":
+            let number = try u()
+            guard let request = center.requests[number] else { throw BusArguments.invalid("no pending request \(number)") }
+            let names = request.itemNames
+            return reply(call) { reply in
+                reply.container("a", "(ussssi)") { array in
+                    for candidate in request.visibleCandidates {
+                        array.container("r", "ussssi") {
+                            $0.append(candidate.number).append(names.indices.contains(candidate.item) ? names[candidate.item] : "")
+                                .append(candidate.name).append(candidate.identity.kind).append("\(candidate.identity)")
+                                .append(Int32(clamping: candidate.rssi))
+                        }
+                    }
+                }
+            }
+        case "Approve":
+            let number = try u()
+            let candidate = try u()
+            let name = try s()
+            let ids = try center.approve(number, candidate: candidate, name: name, by: decider)
+            return reply(call) { $0.append(objectPath: ids.first.map { BusNames.path(of: $0) } ?? BusNames.accessories) }
+        case "Deny":
+            try center.deny(try u(), by: decider)
+        case "ListAccessories":
+            let grants = center.store.grants.values.sorted { $0.accessory < $1.accessory }
+            return reply(call) { reply in
+                reply.container("a", "(sssss)") { array in
+                    for grant in grants {
+                        array.container("r", "sssss") {
+                            $0.append("\(grant.accessory)").append("\(grant.app)").append(grant.displayName)
+                                .append(grant.state.rawValue).append(DeviceIdentity(grant).map { "\($0)" } ?? "")
+                        }
+                    }
+                }
+            }
+        case "RemoveAccessory":
+            try center.remove(try accessoryID(), app: nil, by: decider)
+        case "RenameAccessory":
+            let id = try accessoryID()
+            try center.rename(id, app: nil, to: try s(), renameSSID: false, by: decider)
+        case "Allow":
+            let app = AppID(try s())
+            let seconds = try u()
+            guard apps().manifests[app] != nil else { throw BusArguments.invalid("no app \(app) has a manifest") }
+            guard seconds > 0 else { throw BusArguments.invalid("a window needs at least one second") }
+            center.allow(app, for: .seconds(Int64(seconds)), by: decider)
+        case "Disallow":
+            center.disallow(AppID(try s()), by: decider)
+        case "RegisterAgent":
+            let path = try BusArguments.read { () throws(BusError) in try call.readObjectPath() }
+            try center.registerAgent(name: caller.sender, path: path)
+            try? connection.whenSenderLeaves(call) { [weak self] in
+                _ = self?.center.unregisterAgent(name: caller.sender, reason: "left the bus")
+            }
+        case "UnregisterAgent":
+            _ = try BusArguments.read { () throws(BusError) in try call.readObjectPath() }
+            guard center.unregisterAgent(name: caller.sender, reason: "unregistered") else {
+                throw BusArguments.invalid("this connection has no agent registered")
+            }
+        default:
+            return nil
+        }
+        return reply(call)
+    }
+
+    /// Tells the picker agent, without waiting for it.
+    func tellAgent(_ event: AuthorizationNotice.AgentEvent) {
+        guard let agent = center.agent else { return }
+        func send(_ member: String, _ build: (BusReply) -> Void) {
+            do {
+                try connection.send(destination: agent.name, path: agent.path, interface: BusNames.pickerAgent,
+                                    member: member, build)
+            } catch {
+                logger.warning("Cannot reach the picker agent \(agent.name): \(error)", metadata: ["agent": "\(agent.name)"])
+            }
+        }
+        switch event {
+        case .requestAdded(let request):
+            send("RequestAdded") { $0.append(request.number).append("\(request.app)").append(strings: request.itemNames) }
+        case .candidateAdded(let request, let candidate):
+            let names = request.itemNames
+            send("CandidateAdded") {
+                $0.append(request.number).append(candidate.number)
+                    .append(names.indices.contains(candidate.item) ? names[candidate.item] : "")
+                    .append(candidate.name).append("\(candidate.identity)").append(Int32(clamping: candidate.rssi))
+            }
+        case .requestEnded(let number, let outcome):
+            send("RequestEnded") { $0.append(number).append(outcome) }
+        }
+    }
+}

@@ -1,0 +1,71 @@
+import AccessoryCore
+import AccessorySystem
+import Logging
+
+/// `org.accessoryagent.Manager1`: opening sessions.
+extension AccessoryService {
+    func handleManager(_ call: BusMessage) -> BusConnection.MethodOutcome? {
+        switch call.member {
+        case "OpenSession": return openSession(call, persistent: false)
+        case "OpenPersistentSession": return openSession(call, persistent: true)
+        default: return nil
+        }
+    }
+
+    private func openSession(_ call: BusMessage, persistent: Bool) -> BusConnection.MethodOutcome? {
+        let caller: Caller
+        do { caller = try self.caller(call) } catch { return .error(error) }
+        guard let manifest = caller.manifest else {
+            let credentials = caller.credentials
+            let who = "uid \(credentials.uid)" + (credentials.userName.map { " (\($0))" } ?? "")
+                + (credentials.unit.map { " in \($0)" } ?? "")
+            logger.notice("Refused a session to a caller without an app manifest", metadata: [
+                "caller.uid": "\(credentials.uid)", "caller.unit": "\(credentials.unit ?? "")",
+            ])
+            return .error(BusError(
+                name: BusNames.error(AccessorySetupError.Code.activationFailed.description),
+                message: "\(who) has no app manifest in \(AppManifestLoader.vendorDirectory) or \(AppManifestLoader.administratorDirectory)"))
+        }
+        let session = AccessorySession(number: nextSession, app: manifest.app, owner: caller.sender,
+                                       persistent: persistent, now: clock.now)
+        nextSession += 1
+        sessions[session.number] = session
+        if persistent {
+            armSweep()
+        } else {
+            // A session ends when its caller leaves the bus, as an app's process exits.
+            try? connection.whenSenderLeaves(call) { [weak self] in self?.callerLeft(caller.sender) }
+        }
+        logger.info("Session opened", metadata: ["app": "\(manifest.app)", "session": "\(session.path)",
+                                                 "persistent": "\(persistent)"])
+        return reply(call) { $0.append(objectPath: session.path) }
+    }
+
+    private func callerLeft(_ owner: String) {
+        for session in openSessions where session.owner == owner && !session.persistent {
+            end(session, why: "its caller left the bus")
+        }
+    }
+
+    /// Ends a session for good: its picker is dismissed, its object goes.
+    func end(_ session: AccessorySession, why: String) {
+        session.invalidate()
+        sessions.removeValue(forKey: session.number)
+        center.sessionEnded(session.number)
+        logger.info("Session ended: \(why)", metadata: ["app": "\(session.app)", "session": "\(session.path)"])
+    }
+
+    private func armSweep() {
+        guard !sweepArmed, let loop else { return }
+        sweepArmed = (try? loop.after(.seconds(60)) { [weak self] in
+            guard let self else { return }
+            sweepArmed = false
+            let now = clock.now
+            for session in openSessions where session.persistent
+                && session.lastCall.advanced(by: Self.persistentIdleLimit) <= now {
+                end(session, why: "idle for \(Self.persistentIdleLimit)")
+            }
+            if openSessions.contains(where: \.persistent) { armSweep() }
+        }) != nil
+    }
+}
