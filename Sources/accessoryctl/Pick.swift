@@ -38,13 +38,18 @@ struct Pick: AdminCommand {
             let pending = try client.requestsWithCandidates().filter { request == nil || $0.request.number == request }
             if let request, pending.isEmpty { throw .command("no pending request \(request)") }
             guard let entry = pending.first(where: \.isReady) else {
-                if !announcedWaiting { StandardOutput.write("waiting for a request with candidates…\n") }
+                if !announcedWaiting { StandardOutput.write("waiting for a request with candidates...\n") }
                 announcedWaiting = true
                 client.pause(for: pause)
                 continue
             }
             announcedWaiting = false
             StandardOutput.write(AdminFormat.request(entry))
+            let others = pending.filter { $0.isReady && $0.request.number != entry.request.number }
+            if !others.isEmpty {
+                let numbers = others.map { String($0.request.number) }.joined(separator: ", ")
+                StandardOutput.write("(also pending: request \(numbers); answer one with --request NUMBER)\n")
+            }
             if try decide(entry, client) { return }
         }
     }
