@@ -89,11 +89,12 @@ struct AdminClient {
         _ = try call("Disallow") { $0.append(app) }
     }
 
-    /// Every request with its candidates. A request that ends between the
-    /// two calls is left out rather than failing the listing.
+    /// Every request with its candidates, oldest (lowest number) first. A
+    /// request that ends between the two calls is left out rather than
+    /// failing the listing.
     func requestsWithCandidates() throws(AdminError) -> [RequestWithCandidates] {
         var result: [RequestWithCandidates] = []
-        for request in try listRequests() {
+        for request in try listRequests().sorted(by: { $0.number < $1.number }) {
             do throws(AdminError) {
                 result.append(RequestWithCandidates(request: request, candidates: try listCandidates(request: request.number)))
             } catch {

@@ -81,11 +81,12 @@ import Testing
     }
 
     @Test func theOldestReadyRequestComesFirstAndTheOthersAreMentioned() throws {
+        // Listed out of order: the lowest number is the oldest.
         admin.requests = [
-            .init(number: 2, app: "lockd", kind: "picker", items: ["Front door"]),
-            admin.requests[0],
             .init(number: 6, app: "lockd", kind: "picker", items: ["Back door"]),
+            .init(number: 2, app: "lockd", kind: "picker", items: ["Front door"]),
             .init(number: 7, app: "cams", kind: "picker", items: ["Camera"]),
+            admin.requests[0],
         ]
         admin.candidates[2] = []
         admin.candidates[6] = [.init(number: 1, item: "Back door", name: "Lock", kind: "bluetooth", identity: "00:AA:01:01:00:09/random", rssi: -40)]
