@@ -1,4 +1,5 @@
 import AccessoryDaemon
+import AccessorySystem
 import ArgumentParser
 
 struct AccessoryControl: ParsableCommand {
@@ -6,11 +7,28 @@ struct AccessoryControl: ParsableCommand {
         commandName: "accessoryctl",
         abstract: "The administrator's tool for accessoryd.",
         discussion: """
-            Checks app manifests and discovery descriptors before accessoryd reads them. \
-            Approving, denying and removing accessories come with accessoryd's D-Bus API.
+            Answers the apps' setup requests (list, approve, deny, or pick interactively), lists, removes \
+            and renames the accessories granted to apps, and opens approval windows, through accessoryd's \
+            D-Bus interface org.accessoryagent.Admin1 (as root). Checks app manifests and discovery \
+            descriptors before accessoryd reads them.
             """,
         version: Version.current,
-        subcommands: [CheckManifests.self, CheckDescriptors.self])
+        subcommands: [
+            Requests.self, Approve.self, Deny.self, Pick.self,
+            Accessories.self, Remove.self, Rename.self,
+            Allow.self, Disallow.self,
+            CheckManifests.self, CheckDescriptors.self,
+        ])
 }
 
-AccessoryControl.main()
+// Exit status 0 or 1 only (ArgumentParser would use 64 for usage errors):
+// scripts test for success, and the message says what was wrong.
+do {
+    var command = try AccessoryControl.parseAsRoot()
+    try command.run()
+} catch {
+    if AccessoryControl.exitCode(for: error).isSuccess { AccessoryControl.exit(withError: error) }
+    let message = AccessoryControl.fullMessage(for: error)
+    if !message.isEmpty { StandardError.write(message + "\n") }
+    AccessoryControl.exit(withError: ExitCode.failure)
+}

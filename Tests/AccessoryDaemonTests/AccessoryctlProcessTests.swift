@@ -16,6 +16,23 @@ import Testing
         }
     }
 
+    /// Runs accessoryctl with no bus or daemon to answer it: stdout and stderr apart.
+    static func runAlone(_ arguments: [String]) throws -> (status: Int32, out: String, err: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: accessoryctl)
+        process.arguments = arguments
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let errors = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (process.terminationStatus, text, errors)
+    }
+
     func run(_ arguments: [String]) throws -> (status: Int32, out: String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Self.accessoryctl)

@@ -1,0 +1,55 @@
+/// How accessoryctl shows requests, candidates and accessories. Pure: the
+/// commands print what these return.
+enum AdminFormat {
+    static func requests(_ requests: [RequestWithCandidates]) -> String {
+        guard !requests.isEmpty else { return "no pending requests\n" }
+        return requests.map(request).joined(separator: "\n")
+    }
+
+    /// One request, then its candidates as a table.
+    static func request(_ entry: RequestWithCandidates) -> String {
+        let request = entry.request
+        let items = request.items.map(DisplayText.quoted).joined(separator: ", ")
+        var lines: [String]
+        if request.isMigration {
+            lines = ["request \(request.number): \(DisplayText.escaped(request.app)) migrates \(items)"
+                + " (approve it as a whole: candidate 0)"]
+        } else {
+            lines = ["request \(request.number): \(DisplayText.escaped(request.app)) asks for \(items)"]
+        }
+        if entry.candidates.isEmpty {
+            if !request.isMigration { lines.append("  no candidates yet") }
+        } else {
+            lines += candidateTable(entry.candidates).lines(indent: "  ")
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    static func candidateTable(_ candidates: [Candidate]) -> TextTable {
+        TextTable(
+            header: ["CANDIDATE", "ITEM", "DEVICE", "KIND", "ADDRESS/SSID", "RSSI"],
+            rows: candidates.map {
+                [String($0.number), DisplayText.cell($0.item), DisplayText.cell($0.name), DisplayText.cell($0.kind),
+                 DisplayText.cell($0.identity), rssi($0.rssi)]
+            })
+    }
+
+    static func accessories(_ accessories: [AccessorySummary]) -> String {
+        guard !accessories.isEmpty else { return "no accessories\n" }
+        let table = TextTable(
+            header: ["ID", "APP", "NAME", "STATE", "ADDRESS/SSID"],
+            rows: accessories.map {
+                [DisplayText.cell($0.id), DisplayText.cell($0.app), DisplayText.cell($0.name),
+                 DisplayText.cell($0.state), DisplayText.cell($0.identity)]
+            })
+        return table.lines().joined(separator: "\n") + "\n"
+    }
+
+    /// dBm; 127 is HCI's "not available" (as `accessoryd --monitor` shows it).
+    static func rssi(_ value: Int32) -> String { value == 127 ? "none" : String(value) }
+
+    /// What `approve` prints: the accessory's id and its object path.
+    static func approved(_ path: String) -> String {
+        "approved: accessory \(AccessoryPath.id(path)) (\(path))\n"
+    }
+}

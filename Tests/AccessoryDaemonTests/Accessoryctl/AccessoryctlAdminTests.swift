@@ -1,0 +1,161 @@
+import AccessorySystem
+import Foundation
+import Testing
+
+/// accessoryctl's administrator commands, run as a process against a fake
+/// Admin1 on a private bus: what they print, what they ask the daemon, and
+/// how they report its errors.
+@Suite(.serialized) struct AccessoryctlAdminTests {
+    let admin: FakeAdmin
+
+    init() throws {
+        admin = try FakeAdmin()
+        admin.requests = [
+            .init(number: 3, app: "acme-logger", kind: "picker", items: ["Acme sensor", "Acme camera"]),
+            .init(number: 4, app: "lockd", kind: "picker", items: ["Front door"]),
+        ]
+        admin.candidates = [
+            3: [
+                .init(number: 1, item: "Acme sensor", name: "Lab Sensor", kind: "bluetooth",
+                      identity: "00:AA:01:01:00:01/public", rssi: -52),
+                .init(number: 2, item: "Acme camera", name: "", kind: "wifi", identity: "ACME-CAM-7", rssi: 127),
+            ],
+            4: [],
+        ]
+    }
+
+    @Test func requestsListsEachRequestWithItsCandidates() throws {
+        let result = try admin.run(["requests"])
+        #expect(result.status == 0)
+        #expect(result.err == "")
+        #expect(result.out == """
+            request 3: acme-logger asks for "Acme sensor", "Acme camera"
+              CANDIDATE  ITEM         DEVICE      KIND       ADDRESS/SSID              RSSI
+              1          Acme sensor  Lab Sensor  bluetooth  00:AA:01:01:00:01/public  -52
+              2          Acme camera  -           wifi       ACME-CAM-7                none
+
+            request 4: lockd asks for "Front door"
+              no candidates yet
+
+            """)
+        #expect(admin.calls == ["ListRequests", "ListCandidates 3", "ListCandidates 4"])
+    }
+
+    @Test func requestsSaysWhenNothingIsPending() throws {
+        admin.requests = []
+        #expect(try admin.run(["requests"]) == (0, "no pending requests\n", ""))
+    }
+
+    @Test func aMigrationRequestSaysItIsApprovedWithCandidateZero() throws {
+        admin.requests = [.init(number: 5, app: "acme-logger", kind: "migration", items: ["Old sensor"])]
+        admin.candidates = [5: []]
+        let result = try admin.run(["requests"])
+        #expect(result.out == "request 5: acme-logger migrates \"Old sensor\" (approve it as a whole: candidate 0)\n")
+    }
+
+    @Test func namesFromTheRadioCannotDriveTheTerminal() throws {
+        // An advertised name is the sender's choice: an escape sequence, a
+        // line break and a right-to-left override must print as escapes.
+        admin.candidates[3] = [.init(number: 1, item: "Acme sensor", name: "Evil\u{1B}[2J\nName\u{202E}",
+                                     kind: "bluetooth", identity: "00:AA:01:01:00:02/random", rssi: -70)]
+        let result = try admin.run(["requests"])
+        #expect(result.out.contains(#"  1          Acme sensor  Evil\x1B[2J\x0AName\u{202E}  bluetooth  00:AA:01:01:00:02/random  -70"#))
+        #expect(!result.out.contains("\u{1B}"))
+    }
+
+    @Test func aRequestThatEndsWhileListedIsLeftOut() throws {
+        admin.candidates[3] = nil
+        let result = try admin.run(["requests"])
+        #expect(result.status == 0)
+        #expect(result.out == "request 4: lockd asks for \"Front door\"\n  no candidates yet\n")
+    }
+
+    @Test func approvePassesTheNameAndPrintsTheAccessory() throws {
+        let result = try admin.run(["approve", "3", "2", "--name", "Porch camera"])
+        #expect(result == (0, "approved: accessory 00000000000000a1 (/org/accessoryagent/accessory/00000000000000a1)\n", ""))
+        #expect(admin.calls == ["Approve 3 2 Porch camera"])
+    }
+
+    @Test func approveWithoutANameKeepsTheDevicesName() throws {
+        _ = try admin.run(["approve", "3", "1"])
+        #expect(admin.calls == ["Approve 3 1 "])
+    }
+
+    @Test func denyTellsTheDaemon() throws {
+        #expect(try admin.run(["deny", "4"]) == (0, "denied: request 4\n", ""))
+        #expect(admin.calls == ["Deny 4"])
+    }
+
+    @Test func aDaemonErrorIsShownByItsShortNameAndMessage() throws {
+        admin.errors["Approve"] = BusError(name: "org.accessoryagent.Error.invalidRequest", message: "no candidate 9 in request 3")
+        let result = try admin.run(["approve", "3", "9"])
+        #expect(result == (1, "", "accessoryctl: approve: invalidRequest: no candidate 9 in request 3\n"))
+    }
+
+    @Test func accessDeniedAsksForRoot() throws {
+        admin.errors["ListAccessories"] = BusError(name: "org.freedesktop.DBus.Error.AccessDenied", message: "Admin1 is root's")
+        #expect(try admin.run(["accessories"]) == (1, "", "accessoryctl: accessories: permission denied: run as root\n"))
+    }
+
+    @Test func anOlderDaemonWithoutTheMemberIsNamed() throws {
+        admin.errors["Allow"] = BusError(name: "org.freedesktop.DBus.Error.UnknownMethod", message: "Unknown method")
+        let result = try admin.run(["allow", "--app", "acme-logger", "--for", "10m"])
+        #expect(result == (1, "", "accessoryctl: allow: accessoryd does not offer org.accessoryagent.Admin1.Allow; is it older than accessoryctl?\n"))
+    }
+
+    @Test func aReplyOfTheWrongShapeIsReportedNotTrusted() throws {
+        admin.malformed = ["ListAccessories"]
+        let result = try admin.run(["accessories"])
+        #expect(result.status == 1)
+        #expect(result.err.hasPrefix("accessoryctl: accessories: unexpected reply to ListAccessories: "))
+    }
+
+    @Test func accessoriesListsEveryGrant() throws {
+        admin.accessories = [
+            .init(id: "00000000000000a1", app: "acme-logger", name: "Porch", state: "authorized", identity: "00:AA:01:01:00:01/public"),
+            .init(id: "00000000000000b2", app: "lockd", name: "Front door lock", state: "awaitingAuthorization", identity: "LOCK-1"),
+        ]
+        #expect(try admin.run(["accessories"]) == (0, """
+            ID                APP          NAME             STATE                  ADDRESS/SSID
+            00000000000000a1  acme-logger  Porch            authorized             00:AA:01:01:00:01/public
+            00000000000000b2  lockd        Front door lock  awaitingAuthorization  LOCK-1
+
+            """, ""))
+        admin.accessories = []
+        #expect(try admin.run(["accessories"]) == (0, "no accessories\n", ""))
+    }
+
+    @Test func removeAndRenameTakeAnIdOrAnObjectPath() throws {
+        #expect(try admin.run(["remove", "00000000000000a1"]) == (0, "removed: accessory 00000000000000a1\n", ""))
+        #expect(try admin.run(["rename", "/org/accessoryagent/accessory/00000000000000b2", "Back door"])
+                == (0, "renamed: accessory 00000000000000b2 is now \"Back door\"\n", ""))
+        #expect(admin.calls == ["RemoveAccessory 00000000000000a1", "RenameAccessory 00000000000000b2 Back door"])
+    }
+
+    @Test func allowSendsTheWindowInSeconds() throws {
+        for (span, seconds) in [("10m", 600), ("90s", 90), ("1h", 3600), ("1500ms", 2)] {
+            let result = try admin.run(["allow", "--app", "acme-logger", "--for", span])
+            #expect(result == (0, "approval window open for acme-logger: \(seconds)s\n", ""))
+        }
+        #expect(try admin.run(["disallow", "--app", "acme-logger"]) == (0, "approval window closed for acme-logger\n", ""))
+        #expect(admin.calls == ["Allow acme-logger 600", "Allow acme-logger 90", "Allow acme-logger 3600",
+                                "Allow acme-logger 2", "Disallow acme-logger"])
+    }
+}
+
+/// accessoryctl when there is no accessoryd to talk to.
+@Suite struct AccessoryctlWithoutDaemonTests {
+    @Test func aNameWithoutOwnerMeansTheDaemonIsNotRunning() throws {
+        let admin = try FakeAdmin(owningName: false)
+        for command in [["requests"], ["approve", "1", "1"], ["accessories"], ["disallow", "--app", "x"]] {
+            let result = try admin.run(command)
+            #expect(result == (1, "", "accessoryctl: \(command[0]): accessoryd is not running\n"))
+        }
+    }
+
+    @Test func aBusThatIsNotThereIsNamed() throws {
+        let result = try AccessoryctlProcessTests.runAlone(["requests", "--bus-address", "unix:path=/nonexistent/bus"])
+        #expect(result.status == 1)
+        #expect(result.err.hasPrefix("accessoryctl: requests: cannot connect to the bus at unix:path=/nonexistent/bus: "))
+    }
+}
