@@ -43,14 +43,15 @@ extension AccessoryService {
 
     private func callerLeft(_ owner: String) {
         for session in openSessions where session.owner == owner && !session.persistent {
-            end(session, why: "its caller left the bus")
+            if session.state != .invalidated { end(session, why: "its caller left the bus") }
+            sessions.removeValue(forKey: session.number)
         }
     }
 
-    /// Ends a session for good: its picker is dismissed, its object goes.
+    /// Ends a session for good: its picker is dismissed. The object stays
+    /// (answering `invalidated`) until its caller leaves the bus.
     func end(_ session: AccessorySession, why: String) {
         session.invalidate()
-        sessions.removeValue(forKey: session.number)
         center.sessionEnded(session.number)
         logger.info("Session ended: \(why)", metadata: ["app": "\(session.app)", "session": "\(session.path)"])
     }
@@ -63,7 +64,8 @@ extension AccessoryService {
             let now = clock.now
             for session in openSessions where session.persistent
                 && session.lastCall.advanced(by: Self.persistentIdleLimit) <= now {
-                end(session, why: "idle for \(Self.persistentIdleLimit)")
+                if session.state != .invalidated { end(session, why: "idle for \(Self.persistentIdleLimit)") }
+                sessions.removeValue(forKey: session.number)
             }
             if openSessions.contains(where: \.persistent) { armSweep() }
         }) != nil

@@ -164,7 +164,8 @@ public final class AccessoryService {
     // MARK: Helpers
 
     func busError(_ error: AccessorySetupError) -> BusError {
-        BusError(name: BusNames.error(error.code.description), message: error.description)
+        // The name already says which code: the message says why.
+        BusError(name: BusNames.error(error.code.description), message: error.reason?.description ?? error.description)
     }
 
     func reply(_ call: BusMessage, _ build: (BusReply) -> Void = { _ in }) -> BusConnection.MethodOutcome? {

@@ -33,7 +33,7 @@ import TestSupport
             [/org/accessoryagent/accessory/00000000000000a1]
             active
             error org.freedesktop.DBus.Error.UnknownObject
-            error org.freedesktop.DBus.Error.UnknownObject
+            error org.accessoryagent.Error.invalidated
 
             """)
     }

@@ -113,6 +113,27 @@ final class ServiceHarness {
         return String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     }
 
+    /// The real `accessoryctl` as root against the private bus: status and stdout.
+    func accessoryctl(_ arguments: [String], input: String? = nil) throws -> (status: Int32, out: String, err: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: AccessoryctlProcessTests.accessoryctl)
+        process.arguments = arguments + ["--bus-address", bus.address]
+        let out = Pipe()
+        let err = Pipe()
+        let stdin = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = stdin
+        try process.run()
+        if let input { stdin.fileHandleForWriting.write(Data(input.utf8)) }
+        try stdin.fileHandleForWriting.close()
+        pump { !process.isRunning }
+        process.waitUntilExit()
+        return (process.terminationStatus,
+                String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self),
+                String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))
+    }
+
     /// An advertiser heard by the (replaced) radio.
     func hear(_ address: String, name: String, service: UInt16, rssi: Int8 = -50) {
         let device = BluetoothDeviceIdentifier(address: HardwareAddress(address)!, addressType: .public)
