@@ -1,0 +1,242 @@
+import AccessoryCore
+import AccessorySystem
+import Foundation
+import Testing
+import TestSupport
+@testable import AccessoryDaemon
+
+/// The rest of the picker and authorization model: filtered discovery,
+/// two-phase setup, renames, removals by the administrator, approval
+/// windows, picker agents, migration, and advertisement updates.
+@Suite(.serialized) struct PickerFeatureTests {
+    static let app = AppManifest(app: "acme", user: "nobody", supports: [.bluetooth, .wifi],
+                                 bluetoothServiceUUIDs: [BluetoothUUID(uuid16: 0x180F)], bluetoothNames: ["Acme"],
+                                 ssidPrefixes: [Array("ACME-".utf8)])
+    static let other = AppManifest(app: "other", user: "daemon", supports: .bluetooth,
+                                   bluetoothServiceUUIDs: [BluetoothUUID(uuid16: 0x180F)], bluetoothNames: ["Acme"])
+
+    static let session = SetupErrorPathTests.session
+
+    @Test func filteredDiscoveryGoesThroughTheAppBeforeAnyoneSeesIt() throws {
+        let h = try ServiceHarness(manifests: [Self.app])
+        let app = try h.start(Self.session + """
+            show({"ServiceUUID": "180F", "NameSubstring": "Acme"}, {"FilterDiscoveryResults": "true"}, ["rename"])
+            run(["AccessoryDiscovered"])
+            print(call(s, "org.accessoryagent.Session1", "UpdatePicker", dbus.Array([(dbus.UInt32(1), "Kitchen sensor", "/usr/share/acme/sensor.png")], signature="(uss)")), flush=True)
+            run(["PickerDidDismiss"])
+            """, as: "nobody")
+        h.pump { !h.service.center.requests.isEmpty }
+        let number = try #require(h.service.center.requests.keys.first)
+        h.hear("C0:FF:EE:00:00:10", name: "Acme 10", service: 0x180F)
+        // Hidden from the administrator until the app shows it.
+        h.pump { h.service.center.requests[number]?.visibleCandidates.isEmpty == false }
+        let candidates = try h.busctl(["call", "org.accessoryagent", "/org/accessoryagent", "org.accessoryagent.Admin1",
+                                       "ListCandidates", "u", "\(number)"])
+        #expect(candidates == "a(ussssi) 1 1 \"Acme sensor\" \"Kitchen sensor\" \"bluetooth\" \"C0:FF:EE:00:00:10/public\" -50\n")
+        let approved = try h.accessoryctl(["approve", "\(number)", "1", "--name", "Pantry"])
+        #expect(approved.status == 0, "\(approved.err)")
+        let grant = try #require(h.store.grants.values.first)
+        let path = BusNames.path(of: grant.accessory)
+        let lines = h.finish(app).split(separator: "\n").map(String.init)
+        #expect(lines.contains("signal AccessoryDiscovered 1 Acme 10 C0:FF:EE:00:00:10/public -50 020106080941636d652031300303 0f18".replacingOccurrences(of: "0303 0f18", with: "03030f18")))
+        #expect(lines.contains("None"))
+        #expect(Array(lines.suffix(3)) == ["signal AccessoryAdded \(path)", "signal PickerSetupRename \(path)", "signal PickerDidDismiss  "])
+        #expect(grant.displayName == "Pantry")
+    }
+
+    @Test func aNameFromTheAdministratorNeedsTheRenameOption() throws {
+        let h = try ServiceHarness(manifests: [Self.app])
+        let app = try h.start(Self.session + """
+            show({"ServiceUUID": "180F", "NameSubstring": "Acme"})
+            run(["PickerDidDismiss"], seconds=10)
+            """, as: "nobody")
+        h.pump { !h.service.center.requests.isEmpty }
+        let number = try #require(h.service.center.requests.keys.first)
+        h.hear("C0:FF:EE:00:00:11", name: "Acme 11", service: 0x180F)
+        let refused = try h.accessoryctl(["approve", "\(number)", "1", "--name", "Mine"])
+        #expect(refused.status == 1)
+        #expect(refused.err.contains("did not offer renaming"))
+        #expect(try h.accessoryctl(["approve", "\(number)", "1"]).status == 0)
+        _ = h.finish(app)
+        #expect(h.store.grants.values.first?.displayName == "Acme 11")
+    }
+
+    @Test func finishInAppIsTwoPhaseAndAFailedSetupRemovesTheAccessory() throws {
+        let h = try ServiceHarness(manifests: [Self.app])
+        let app = try h.start(Self.session + """
+            show({"SSIDPrefix": "ACME-"}, {}, ["finishInApp"])
+            run(["PickerDidDismiss"])
+            a = [str(p) for p in call(manager, "org.freedesktop.DBus.ObjectManager", "GetManagedObjects") if "/accessory/" in str(p)][0]
+            def state(): return call(a, "org.freedesktop.DBus.Properties", "Get", "org.accessoryagent.Accessory1", "State")
+            print("state", state())
+            print(message(s, "org.accessoryagent.Session1", "FinishAuthorization", dbus.ObjectPath(a), dbus.Dictionary({"SSID": "ACME-Cam-7F", "BridgingIdentifier": "bridge-1"}, signature="ss")))
+            print("state", state())
+            print(message(s, "org.accessoryagent.Session1", "FinishAuthorization", dbus.ObjectPath(a), dbus.Dictionary({}, signature="ss")))
+            print(message(s, "org.accessoryagent.Session1", "UpdateAuthorization", dbus.ObjectPath(a), dbus.Dictionary({"SSIDPrefix": "OTHER-"}, signature="ss")))
+            print(message(s, "org.accessoryagent.Session1", "UpdateAuthorization", dbus.ObjectPath(a), dbus.Dictionary({"SSID": "ACME-Cam-7F"}, signature="ss")))
+            print(message(s, "org.accessoryagent.Session1", "RenameAccessory", dbus.ObjectPath(a), "ACME-Garage", dbus.Array(["ssid"], signature="s")))
+            print(message(s, "org.accessoryagent.Session1", "FailAuthorization", dbus.ObjectPath(a)))
+            run(["PickerSetupFailed"], seconds=5)
+            """, as: "nobody")
+        h.pump { !h.service.center.requests.isEmpty }
+        let number = try #require(h.service.center.requests.keys.first)
+        h.hear(ssid: "ACME-Cam", bssid: "02:00:00:00:01:00")
+        #expect(try h.accessoryctl(["approve", "\(number)", "1"]).status == 0)
+        var seen: Grant?
+        h.pump { seen = h.store.grants.values.first; return seen?.ssidRenamed == true }
+        #expect(seen?.ssid == SSID("ACME-Garage"))
+        #expect(seen?.bridgingIdentifier == "bridge-1")
+        #expect(seen?.descriptor?.ssid == SSID("ACME-Cam-7F"))
+        let lines = h.finish(app).split(separator: "\n").map(String.init)
+        let path = BusNames.path(of: try #require(seen).accessory)
+        let events = lines.filter { !$0.hasPrefix("signal InterfacesAdded") && !$0.hasPrefix("signal InterfacesRemoved") }
+        #expect(events == [
+            "signal Activated []", "signal PickerDidPresent",
+            "signal AccessoryAdded \(path)", "signal PickerDidDismiss  ",
+            "state awaitingAuthorization",
+            "ok", "state authorized",
+            "org.accessoryagent.Error.invalidRequest: \(seen!.accessory) is not awaiting authorization",
+            "org.accessoryagent.Error.invalidRequest: not declared in the app's manifest: SSID prefix 'OTHER-' does not start with any of [Wi-Fi] SSIDPrefixes=",
+            "ok", "ok", "ok",
+            // Signals queue while the client waits on its calls; they arrive in order.
+            "signal AccessoryChanged \(path)", "signal AccessoryChanged \(path)", "signal AccessoryChanged \(path)",
+            "signal AccessoryRemoved \(path)",
+            "signal PickerSetupFailed org.accessoryagent.Error.unknown the app failed the setup of ACME-Garage",
+        ])
+        #expect(h.store.grants.isEmpty)
+    }
+
+    @Test func anApprovalWindowApprovesTheFirstCandidateAndSaysSo() throws {
+        let h = try ServiceHarness(manifests: [Self.app])
+        let opened = try h.accessoryctl(["allow", "--app", "acme", "--for", "10m"])
+        #expect(opened.status == 0, "\(opened.err)")
+        #expect(h.service.center.windows.isOpen(for: "acme", at: h.clock.now))
+        let app = try h.start(Self.session + """
+            show({"ServiceUUID": "180F", "NameSubstring": "Acme"})
+            run(["PickerDidDismiss"])
+            """, as: "nobody")
+        h.pump { !h.service.center.requests.isEmpty }
+        h.hear("C0:FF:EE:00:00:20", name: "Acme 20", service: 0x180F)
+        let output = h.finish(app)
+        #expect(output.hasSuffix("signal PickerDidDismiss  \n"))
+        #expect(h.store.grants.values.first?.bluetooth?.address == HardwareAddress("C0:FF:EE:00:00:20"))
+        // Closed again, nothing is approved by itself.
+        #expect(try h.accessoryctl(["disallow", "--app", "acme"]).status == 0)
+        #expect(!h.service.center.windows.isOpen(for: "acme", at: h.clock.now))
+        let refused = try h.accessoryctl(["allow", "--app", "nobody-knows", "--for", "1m"])
+        #expect(refused.status == 1)
+        #expect(refused.err.contains("no app nobody-knows has a manifest"))
+    }
+
+    @Test func aRegisteredPickerAgentHearsOfRequestsAndItsAnswerIsRecordedAsItsOwn() throws {
+        let h = try ServiceHarness(manifests: [Self.app])
+        // The agent (root, as a gateway UI would run) approves the first candidate it is told of.
+        let agent = try h.start("""
+            import dbus.service
+            class Agent(dbus.service.Object):
+                @dbus.service.method("org.accessoryagent.PickerAgent1", in_signature="usas")
+                def RequestAdded(self, request, app, items):
+                    print("request", request, app, text(items), flush=True)
+                @dbus.service.method("org.accessoryagent.PickerAgent1", in_signature="uusssi")
+                def CandidateAdded(self, request, candidate, item, name, identity, rssi):
+                    print("candidate", request, candidate, item, name, identity, rssi, flush=True)
+                    print("approve", text(call(manager, "org.accessoryagent.Admin1", "Approve", request, candidate, "")), flush=True)
+                @dbus.service.method("org.accessoryagent.PickerAgent1", in_signature="us")
+                def RequestEnded(self, request, outcome):
+                    print("ended", request, outcome, flush=True)
+                    loop.quit()
+            Agent(bus, "/org/example/agent")
+            print(call(manager, "org.accessoryagent.Admin1", "RegisterAgent", dbus.ObjectPath("/org/example/agent")), flush=True)
+            run([])
+            """)
+        h.pump { h.service.center.agent != nil }
+        // An open window does not answer while an agent is registered.
+        #expect(try h.accessoryctl(["allow", "--app", "acme", "--for", "10m"]).status == 0)
+        let app = try h.start(Self.session + """
+            show({"ServiceUUID": "180F", "NameSubstring": "Acme"})
+            run(["PickerDidDismiss"])
+            """, as: "nobody")
+        h.pump { !h.service.center.requests.isEmpty }
+        h.hear("C0:FF:EE:00:00:30", name: "Acme 30", service: 0x180F)
+        let agentSaid = h.finish(agent)
+        let grant = try #require(h.store.grants.values.first)
+        #expect(agentSaid == """
+            None
+            request 1 acme [Acme sensor]
+            candidate 1 1 Acme sensor Acme 30 C0:FF:EE:00:00:30/public -50
+            approve \(BusNames.path(of: grant.accessory))
+            ended 1 approved
+
+            """)
+        #expect(h.finish(app).hasSuffix("signal PickerDidDismiss  \n"))
+        // The agent left the bus: it is unregistered.
+        h.pump { h.service.center.agent == nil }
+        #expect(h.service.center.agent == nil)
+    }
+
+    @Test func migrationRegistersKnownAccessoriesOnce() throws {
+        let h = try ServiceHarness(manifests: [Self.app])
+        let migrate = """
+            items = dbus.Array([("Old sensor", "C0:FF:EE:00:00:40", "", dbus.Dictionary({}, signature="ss")),
+                                ("Old camera", "", "ACME-Cam\\\\x00", dbus.Dictionary({"SSIDPrefix": "ACME-"}, signature="ss"))], signature="(sssa{ss})")
+            print(call(s, "org.accessoryagent.Session1", "Migrate", items), flush=True)
+            run(["PickerDidDismiss"])
+            """
+        for round in 1...2 {
+            let app = try h.start(Self.session + migrate, as: "nobody")
+            h.pump { !h.service.center.requests.isEmpty }
+            guard let number = h.service.center.requests.keys.first else {
+                Issue.record("no migration request: \(h.finish(app))")
+                return
+            }
+            let listed = try h.accessoryctl(["requests"])
+            #expect(listed.out.contains("Old camera"), "round \(round)")
+            #expect(try h.accessoryctl(["approve", "\(number)", "0"]).status == 0)
+            let lines = h.finish(app).split(separator: "\n").map(String.init).filter { !$0.hasPrefix("signal InterfacesAdded") }
+            let added = lines.filter { $0.hasPrefix("signal AccessoryAdded") }.count
+            #expect(added == (round == 1 ? 2 : 0), "round \(round)")
+            #expect(Array(lines.suffix(2)) == ["signal MigrationComplete", "signal PickerDidDismiss  "])
+        }
+        #expect(h.store.grants.count == 2)
+        #expect(h.store.grants.values.contains { $0.ssid == SSID(bytes: Array("ACME-Cam".utf8) + [0]) })
+    }
+
+    @Test func theAdministratorRemovesAnAccessoryAndOnlyItsAppIsTold() throws {
+        let grant = Grant(accessory: AccessoryID(0xC1), app: "acme", displayName: "Porch", state: .authorized,
+                          bluetooth: BluetoothDeviceIdentifier(address: HardwareAddress("C0:FF:EE:00:00:50")!, addressType: .public))
+        let h = try ServiceHarness(manifests: [Self.app, Self.other], grants: [grant])
+        let release = h.directory + "/release"
+        let listener = """
+            s = call(manager, "org.accessoryagent.Manager1", "OpenSession")
+            call(s, "org.accessoryagent.Session1", "Activate")
+            def poll():
+                import os
+                if os.path.exists("\(release)"): loop.quit(); return False
+                return True
+            GLib.timeout_add(50, poll)
+            run([], seconds=60)
+            """
+        let a = try h.start(listener, as: "nobody")
+        let b = try h.start(listener, as: "daemon")
+        h.pump { h.service.openSessions.filter { $0.state == .active }.count == 2 }
+        // Heard: its app gets presence and the advertisement; the other app nothing.
+        h.hear("C0:FF:EE:00:00:50", name: "Acme 50", service: 0x180F)
+        h.clock.advance(by: .milliseconds(100))
+        h.hear("C0:FF:EE:00:00:50", name: "Acme 50", service: 0x180F)
+        #expect(try h.accessoryctl(["rename", "00000000000000c1", "Front porch"]).status == 0)
+        #expect(try h.accessoryctl(["remove", "00000000000000c1"]).status == 0)
+        #expect(FileManager.default.createFile(atPath: release, contents: nil))
+        let path = BusNames.path(of: AccessoryID(0xC1))
+        #expect(h.finish(a) == """
+            signal Activated [\(path)]
+            signal PropertiesChanged org.accessoryagent.Accessory1 {Present=true,RSSI=-50} []
+            signal Advertisement -50 020106080941636d652035300303 0f18
+            signal AccessoryChanged \(path)
+            signal AccessoryRemoved \(path)
+            signal InterfacesRemoved \(path) [org.accessoryagent.Accessory1]
+
+            """.replacingOccurrences(of: "0303 0f18", with: "03030f18"))
+        #expect(h.finish(b) == "signal Activated []\n")
+        #expect(h.store.grants.isEmpty)
+    }
+}
