@@ -1,3 +1,4 @@
+import AccessoryCore
 import AccessoryDaemon
 import AccessorySystem
 import ArgumentParser
@@ -49,6 +50,11 @@ struct AccessoryDaemonCommand: ParsableCommand {
     @Option(name: .long, help: "With --replay: recorded (the capture's own pace) or max (as fast as possible).")
     var replaySpeed: BtsnoopReplay.Speed?
 
+    @Option(name: .long, help: ArgumentHelp(
+        "Read the app manifests from this directory only, instead of \(AppManifestLoader.vendorDirectory) and \(AppManifestLoader.administratorDirectory) (to try manifests before installing them).",
+        valueName: "directory"))
+    var apps: String?
+
     mutating func validate() throws {
         if replaySpeed != nil && replay == nil { throw ValidationError("--replay-speed goes with --replay") }
         if replay != nil && probe { throw ValidationError("--replay and --probe do not go together") }
@@ -66,7 +72,8 @@ struct AccessoryDaemonCommand: ParsableCommand {
         }
         let daemon = Daemon(
             sources: sources, configuration: configuration,
-            logLevelOverride: logLevel.flatMap { Logger.Level(rawValue: $0.lowercased()) })
+            logLevelOverride: logLevel.flatMap { Logger.Level(rawValue: $0.lowercased()) },
+            appLoader: apps.map { AppCatalogLoader(vendorDirectory: $0, administratorDirectory: $0) } ?? AppCatalogLoader())
         if monitor {
             // Unbuffered: one line per update as it happens, even into a pipe.
             daemon.monitor = { StandardOutput.write(MonitorLine.format($0) + "\n") }
