@@ -12,6 +12,9 @@ public final class BusConnection {
     public enum MethodOutcome {
         case reply(BusReply)
         case error(BusError)
+        /// The answer comes later, through `send(_:)` or `sendError(_:to:)`
+        /// (a hotspot join takes seconds; the loop must not wait for it).
+        case deferred
     }
 
     let bus: OpaquePointer
@@ -236,11 +239,23 @@ public final class BusConnection {
         case .reply(let reply):
             return sd_bus_send(bus, reply.message, nil) >= 0 ? 1 : 0
         case .error(let error):
-            var busError = sd_bus_error()
-            sd_bus_error_set(&busError, error.name, error.message)
-            defer { sd_bus_error_free(&busError) }
-            _ = sd_bus_reply_method_error(raw, &busError)
+            sendError(error, to: message)
+            return 1
+        case .deferred:
             return 1
         }
+    }
+
+    /// Sends a reply built for a call answered `.deferred`.
+    public func send(_ reply: BusReply) {
+        _ = sd_bus_send(bus, reply.message, nil)
+    }
+
+    /// Answers `call` with an error (for calls answered `.deferred`).
+    public func sendError(_ error: BusError, to call: BusMessage) {
+        var busError = sd_bus_error()
+        sd_bus_error_set(&busError, error.name, error.message)
+        defer { sd_bus_error_free(&busError) }
+        _ = sd_bus_reply_method_error(call.message, &busError)
     }
 }
