@@ -14,9 +14,12 @@ public enum L2CAPConnectionError: Error, Hashable, Sendable, CustomStringConvert
     case timedOut
     /// The controller to connect from does not exist (ENODEV, EADDRNOTAVAIL on bind).
     case noSuchController
-    /// The controller has no room for another connection (EMLINK: Connection
-    /// Limit Exceeded), or is busy with another connection attempt (EBUSY, EALREADY).
-    case controllerBusy
+    /// The controller has no room for another connection (EMLINK: Connection Limit Exceeded).
+    case connectionLimitExceeded
+    /// The channel or controller is taken (EBUSY: e.g. the peer's ATT channel is
+    /// already open on that link, as bluetoothd opens it on every LE link; EALREADY:
+    /// the controller is busy with another connection attempt).
+    case busy
     /// The link went away while connecting (ECONNRESET, ECONNABORTED, ENOTCONN).
     case aborted
     /// The process may not open Bluetooth sockets (EACCES, EPERM).
@@ -31,7 +34,8 @@ public enum L2CAPConnectionError: Error, Hashable, Sendable, CustomStringConvert
         case EHOSTDOWN, EHOSTUNREACH, ENETUNREACH: self = .unreachable
         case ETIMEDOUT: self = .timedOut
         case ENODEV, EADDRNOTAVAIL: self = .noSuchController
-        case EMLINK, EBUSY, EALREADY: self = .controllerBusy
+        case EMLINK: self = .connectionLimitExceeded
+        case EBUSY, EALREADY: self = .busy
         case ECONNRESET, ECONNABORTED, ENOTCONN, EPIPE: self = .aborted
         case EACCES, EPERM: self = .notPermitted
         default: self = .system(operation: operation, errno: code)
@@ -44,7 +48,8 @@ public enum L2CAPConnectionError: Error, Hashable, Sendable, CustomStringConvert
         case .unreachable: "host down or unreachable"
         case .timedOut: "connection timed out"
         case .noSuchController: "no such controller"
-        case .controllerBusy: "controller busy or at its connection limit"
+        case .connectionLimitExceeded: "the controller's connection limit is exceeded"
+        case .busy: "channel or controller busy"
         case .aborted: "connection aborted"
         case .notPermitted: "not permitted"
         case .system(let operation, let code): "\(operation): \(String(cString: strerror(code)))"
