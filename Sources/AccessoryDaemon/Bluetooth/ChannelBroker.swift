@@ -14,7 +14,7 @@ import Logging
 /// Size counts packets, LE Supported States lists role combinations), so the
 /// limit is a setting, `defaultConnectionLimit` unless given; a controller
 /// that runs out first answers with Connection Limit Exceeded, which arrives
-/// as `L2CAPConnectionError.controllerBusy`.
+/// as `L2CAPConnectionError.connectionLimitExceeded`.
 ///
 /// Runs on the daemon's event loop; not thread-safe.
 public final class ChannelBroker {
@@ -82,7 +82,9 @@ public final class ChannelBroker {
     ) {
         let id = nextID
         nextID += 1
-        switch chooseController(named: name, for: peer) {
+        let choice = kind == .attribute && attributeChannelExists(to: peer)
+            ? .failure(.attributeChannelInUse(peer)) : chooseController(named: name, for: peer)
+        switch choice {
         case .failure(let error):
             logger.notice("No channel for the accessory", metadata: metadata(accessory, peer, kind, error: error))
             // Keep the promise of never completing inside `open`.
@@ -197,6 +199,12 @@ public final class ChannelBroker {
             if peers.contains(peer) || peers.count < connectionLimit { return .success(candidate) }
         }
         return .failure(.connectionLimitReached(controller: candidates[0].name, limit: connectionLimit))
+    }
+
+    /// The kernel allows one ATT channel per link; a second connect would fail with EBUSY.
+    private func attributeChannelExists(to peer: BluetoothDeviceIdentifier) -> Bool {
+        attempts.values.contains { $0.peer == peer && $0.kind == .attribute }
+            || channels.values.contains { $0.channel.peer == peer && $0.channel.kind == .attribute }
     }
 
     /// Peers with a channel open or being opened through this controller.

@@ -1,3 +1,4 @@
+import AccessoryCore
 import AccessorySystem
 
 /// Why the broker could not open a channel to an accessory. On the bus every
@@ -10,6 +11,9 @@ public enum ChannelError: Error, Hashable, Sendable, CustomStringConvertible {
     case noSuchController(String)
     /// The controller already holds links to `limit` peers (see `ChannelBroker.defaultConnectionLimit`).
     case connectionLimitReached(controller: String, limit: Int)
+    /// The accessory's ATT channel is already open (or opening) through the
+    /// broker: the kernel allows one per link.
+    case attributeChannelInUse(BluetoothDeviceIdentifier)
     /// The kernel or the peer said no, or the attempt timed out.
     case connectionFailed(L2CAPConnectionError)
     /// The accessory was revoked while the connection was being made.
@@ -20,7 +24,8 @@ public enum ChannelError: Error, Hashable, Sendable, CustomStringConvertible {
         case .noController: "no Bluetooth LE controller is up"
         case .noSuchController(let name): "no such controller: \(name)"
         case .connectionLimitReached(let controller, let limit):
-            "connection limit reached on \(controller) (\(limit) peers)"
+            "connection limit reached on \(controller) (limit \(limit))"
+        case .attributeChannelInUse(let peer): "the ATT channel to \(peer) is already open"
         case .connectionFailed(let reason): "connection failed: \(reason)"
         case .revoked: "accessory revoked"
         }
