@@ -6,8 +6,10 @@ import Glibc
 // bind an LE L2CAP socket to the ATT channel, so the lab has its own.
 //
 //   lab-peripheral serve --controller hci1 --value TEXT [--name NAME] [--service UUID] [--characteristic UUID]
+//                  [--psm N]
 //       advertise (connectable, NAME and the 128-bit service UUID) and serve a
-//       primary service with one readable characteristic holding TEXT.
+//       primary service with one readable characteristic holding TEXT, on the
+//       ATT channel and, with --psm, over a connection-oriented channel on PSM N.
 //   lab-peripheral central (--fd N | --controller hci0 --address ADDR[/random])
 //                  [--service UUID] [--characteristic UUID] [--read-again-on-input]
 //       read the characteristic (over an inherited connected socket, or one of
@@ -62,7 +64,9 @@ case "serve":
     do {
         let advertiser = try LabAdvertiser(controller: info.index, name: options["--name"] ?? "Lab Sensor", service: service)
         let database = GATTDatabase(service: service, characteristic: characteristic, value: Array(value.utf8))
-        try Peripheral(controller: info, advertiser: advertiser, database: database).run()
+        let psm = options["--psm"].map { UInt16($0) ?? 0 }
+        if psm == 0 { fail("lab-peripheral serve: --psm: not a PSM", status: 2) }
+        try Peripheral(controller: info, advertiser: advertiser, database: database, psm: psm).run()
     } catch {
         fail("lab-peripheral serve: \(error)")
     }
