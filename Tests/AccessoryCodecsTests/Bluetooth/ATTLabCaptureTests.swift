@@ -2,9 +2,9 @@ import AccessoryCodecs
 import AccessoryCore
 import Testing
 
-/// ATT PDUs from a real exchange in the lab (Fixtures/bluetooth/lab-att-exchange.btsnoop):
-/// gatttool on hci0 discovers and reads bluetoothd's GATT database on hci1,
-/// while bluetoothd on hci1 discovers hci0 in turn.
+/// ATT PDUs from real exchanges in the lab (Fixtures/bluetooth, see its README):
+/// gatttool on hci0 discovers, reads and writes bluetoothd's GATT database on
+/// hci1 (lab-att-exchange), and exchanges the MTU (lab-att-mtu-write).
 @Suite struct ATTLabCaptureTests {
     /// One ATT PDU as captured, with the controller that sent or received it.
     struct CapturedPDU {
@@ -14,8 +14,8 @@ import Testing
     }
 
     /// The ATT PDUs (L2CAP CID 4) of the capture's unfragmented ACL packets.
-    static func capturedPDUs() throws -> [CapturedPDU] {
-        try BluetoothFixtures.records("lab-att-exchange.btsnoop").compactMap { record in
+    static func capturedPDUs(_ file: String = "lab-att-exchange.btsnoop") throws -> [CapturedPDU] {
+        try BluetoothFixtures.records(file).compactMap { record in
             guard record.opcode == .aclTxPacket || record.opcode == .aclRxPacket else { return nil }
             let acl = record.packet
             // ACL header: handle and flags (2), length (2); L2CAP: length (2), CID (2).
@@ -30,8 +30,8 @@ import Testing
         }
     }
 
-    static func decoded() throws -> [(CapturedPDU, ATTPDU)] {
-        try capturedPDUs().compactMap { pdu in (try? ATTPDU(decoding: pdu.bytes)).map { (pdu, $0) } }
+    static func decoded(_ file: String = "lab-att-exchange.btsnoop") throws -> [(CapturedPDU, ATTPDU)] {
+        try capturedPDUs(file).compactMap { pdu in (try? ATTPDU(decoding: pdu.bytes)).map { (pdu, $0) } }
     }
 
     @Test func everyCapturedPDUDecodesAndEncodesBackToItsBytes() throws {
@@ -99,5 +99,18 @@ import Testing
         let received = try Self.decoded().filter { $0.0.controller == 0 && !$0.0.sent }.map(\.1)
         #expect(received.contains(.exchangeMTURequest(clientRxMTU: 517)))
         #expect(try Self.decoded().contains { $0.1 == .errorResponse(requestOpcode: 0x02, handle: 0, error: .requestNotSupported) })
+    }
+
+    @Test func mtuExchangeAndWriteFromTheSecondCapture() throws {
+        let captured = try Self.capturedPDUs("lab-att-mtu-write.btsnoop")
+        try #require(captured.count >= 10)
+        for pdu in captured { #expect(try ATTPDU(decoding: pdu.bytes).encoded == pdu.bytes) }
+        let decoded = try Self.decoded("lab-att-mtu-write.btsnoop")
+        let fromGatttool = decoded.filter { $0.0.controller == 0 && $0.0.sent }.map(\.1)
+        let fromBluetoothd = decoded.filter { $0.0.controller == 1 && $0.0.sent }.map(\.1)
+        #expect(fromGatttool.contains(.exchangeMTURequest(clientRxMTU: 100)))
+        #expect(fromBluetoothd.contains(.exchangeMTUResponse(serverRxMTU: 517)))
+        #expect(fromGatttool.contains(.writeRequest(handle: 0x000B, value: [0x02, 0x00])))
+        #expect(fromBluetoothd.contains(.writeResponse))
     }
 }
