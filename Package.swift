@@ -67,6 +67,9 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .target(name: "AccessorySetup", dependencies: ["AccessoryCore", "CSystemd"]),
+        // The lab's Bluetooth LE accessory (GATT over L2CAP); not shipped.
+        .executableTarget(
+            name: "lab-peripheral", dependencies: ["AccessoryCore", "AccessoryCodecs", "AccessorySystem"]),
         .executableTarget(
             name: "accessory-bench", dependencies: ["AccessoryCore", "AccessoryCodecs", "TestSupport"]),
 

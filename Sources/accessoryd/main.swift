@@ -55,6 +55,9 @@ struct AccessoryDaemonCommand: ParsableCommand {
         valueName: "directory"))
     var apps: String?
 
+    @OptionGroup(title: "Bluetooth LE channels")
+    var connectOptions: ConnectOptions
+
     mutating func validate() throws {
         if replaySpeed != nil && replay == nil { throw ValidationError("--replay-speed goes with --replay") }
         if replay != nil && probe { throw ValidationError("--replay and --probe do not go together") }
@@ -66,6 +69,11 @@ struct AccessoryDaemonCommand: ParsableCommand {
 
     func run() throws {
         logTarget.bootstrap(identifier: Daemon.identifier)
+        if connectOptions.isRequested {
+            let status = connectOptions.run()
+            if status != 0 { throw ExitCode(status) }
+            return
+        }
         let sources = config.map(ConfigurationSources.explicit) ?? .system
         guard let configuration = Daemon.loadConfiguration(sources) else {
             throw ExitCode(Daemon.exitConfigurationError)

@@ -1,0 +1,107 @@
+import AccessoryCore
+import AccessorySystem
+import Glibc
+
+// The lab's Bluetooth LE accessory (not shipped): Debian's Python cannot
+// bind an LE L2CAP socket to the ATT channel, so the lab has its own.
+//
+//   lab-peripheral serve --controller hci1 --value TEXT [--name NAME] [--service UUID] [--characteristic UUID]
+//                  [--psm N]
+//       advertise (connectable, NAME and the 128-bit service UUID) and serve a
+//       primary service with one readable characteristic holding TEXT, on the
+//       ATT channel and, with --psm, over a connection-oriented channel on PSM N.
+//   lab-peripheral central (--fd N | --controller hci0 --address ADDR[/random])
+//                  [--service UUID] [--characteristic UUID] [--read-again-on-input]
+//       read the characteristic (over an inherited connected socket, or one of
+//       its own) and print `value "TEXT"`; with --read-again-on-input, read it
+//       again after a line on stdin, printing `read failed: REASON` (exit 3)
+//       when the channel is gone.
+
+let defaultService = BluetoothUUID("4C616253-656E-736F-7200-000000000001")!
+let defaultCharacteristic = BluetoothUUID("4C616253-656E-736F-7200-000000000002")!
+
+func fail(_ message: String, status: Int32 = 1) -> Never {
+    StandardOutput.write("\(message)\n")
+    exit(status)
+}
+
+var arguments = Array(CommandLine.arguments.dropFirst())
+let mode = arguments.isEmpty ? "" : arguments.removeFirst()
+var options: [String: String] = [:]
+var flags: Set<String> = []
+while !arguments.isEmpty {
+    let key = arguments.removeFirst()
+    if key == "--read-again-on-input" {
+        flags.insert(key)
+    } else if key.hasPrefix("--"), !arguments.isEmpty {
+        options[key] = arguments.removeFirst()
+    } else {
+        fail("lab-peripheral: unexpected argument \(key)", status: 2)
+    }
+}
+
+@MainActor func uuidOption(_ key: String, default value: BluetoothUUID) -> BluetoothUUID {
+    guard let text = options[key] else { return value }
+    guard let uuid = BluetoothUUID(text) else { fail("lab-peripheral: \(key): not a UUID: \(text)", status: 2) }
+    return uuid
+}
+
+@MainActor func controller(named name: String?) -> BluetoothControllerInfo {
+    guard let name else { fail("lab-peripheral: --controller is required", status: 2) }
+    guard let found = (try? BluetoothControllerInfo.all())?.first(where: { $0.name == name }) else {
+        fail("lab-peripheral: no controller \(name)")
+    }
+    return found
+}
+
+let service = uuidOption("--service", default: defaultService)
+let characteristic = uuidOption("--characteristic", default: defaultCharacteristic)
+
+switch mode {
+case "serve":
+    guard let value = options["--value"] else { fail("lab-peripheral serve: --value is required", status: 2) }
+    let info = controller(named: options["--controller"])
+    do {
+        let advertiser = try LabAdvertiser(controller: info.index, name: options["--name"] ?? "Lab Sensor", service: service)
+        let database = GATTDatabase(service: service, characteristic: characteristic, value: Array(value.utf8))
+        let psm = options["--psm"].map { UInt16($0) ?? 0 }
+        if psm == 0 { fail("lab-peripheral serve: --psm: not a PSM", status: 2) }
+        try Peripheral(controller: info, advertiser: advertiser, database: database, psm: psm).run()
+    } catch {
+        fail("lab-peripheral serve: \(error)")
+    }
+case "central":
+    let fd: Int32
+    if let text = options["--fd"] {
+        guard let number = Int32(text) else { fail("lab-peripheral: --fd: not a number", status: 2) }
+        fd = number
+    } else {
+        guard let text = options["--address"], let peer = BluetoothDeviceIdentifier(parsing: text) else {
+            fail("lab-peripheral central: --fd or --address ADDR[/random] is required", status: 2)
+        }
+        let info = controller(named: options["--controller"])
+        do { fd = try CentralConnection.connect(from: info.address, to: peer) } catch {
+            fail("connect failed: \(error)")
+        }
+    }
+    let reader = CharacteristicReader(bearer: ATTBearer(fd: fd))
+    let handle: UInt16
+    do {
+        _ = try reader.exchangeMTU(64)
+        let range = try reader.findService(service)
+        handle = try reader.findCharacteristic(characteristic, in: range)
+        StandardOutput.write("value \"\(String(decoding: try reader.read(handle), as: UTF8.self))\"\n")
+    } catch {
+        fail("read failed: \(error)")
+    }
+    if flags.contains("--read-again-on-input") {
+        _ = readLine()
+        do {
+            StandardOutput.write("value \"\(String(decoding: try reader.read(handle), as: UTF8.self))\"\n")
+        } catch {
+            fail("read failed: \(error)", status: 3)
+        }
+    }
+default:
+    fail("usage: lab-peripheral serve|central ... (see Sources/lab-peripheral/main.swift)", status: 2)
+}
