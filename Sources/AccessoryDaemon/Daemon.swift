@@ -109,6 +109,15 @@ public final class Daemon {
 
             loadGrants()
             startService(on: loop)
+            if configuration.bluetoothEnabled {
+                // Channels for apps, from the controllers accessoryd does not hold exclusively.
+                service?.channels = ChannelBroker(loop: loop, controllers: { [unowned self] in
+                    let settings = configuration.bluetooth
+                    return radios.bluetoothControllers.filter {
+                        settings.uses(controller: $0.index) && !settings.exclusiveControllers.contains($0.index)
+                    }
+                }, logger: logger)
+            }
             if let monitor { discovery.onSighting(monitor) }
             discovery.onPresence { [unowned self] _ in armPresenceTimer() }
             // Radios: the discovery components start here, on this loop.

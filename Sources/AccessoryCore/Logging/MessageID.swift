@@ -44,6 +44,9 @@ public enum MessageID: String, CaseIterable, Sendable {
     case agentUnregistered = "9fb40cea0e0f4f5a85e43cff8ef352de"
     case accessoriesMigrated = "3f4aabc1046e4a2daaa62fdeac4642d1"
 
+    case bluetoothChannelOpened = "500c80a1b9224eb5bb816f5068f5e44b"
+    case bluetoothChannelFailed = "a9a65f8559da4a3eadfebdee701cd83f"
+
     /// The metadata key a log call sets to tag its entry with this class;
     /// the journald handler writes it as the MESSAGE_ID field.
     public static let metadataKey = "message_id"

@@ -52,6 +52,7 @@ extension AccessoryService {
     /// (answering `invalidated`) until its caller leaves the bus.
     func end(_ session: AccessorySession, why: String) {
         session.invalidate()
+        closeChannels(of: session)
         center.sessionEnded(session.number)
         logger.info("Session ended: \(why)", metadata: ["app": "\(session.app)", "session": "\(session.path)"])
     }

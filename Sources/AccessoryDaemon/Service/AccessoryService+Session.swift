@@ -52,6 +52,8 @@ extension AccessoryService {
             throw AccessorySetupError(.activationFailed, reason: .message("\(session.app) no longer has an app manifest"))
         }
         switch member {
+        case "OpenBluetoothChannel":
+            return try openBluetoothChannel(call, session)
         case "ShowPicker":
             let items = try BusArguments.displayItems(call)
             let settings = try BusArguments.settings(call)

@@ -14,6 +14,8 @@ public final class AccessoryService {
     let clock: any MonotonicClock
     public private(set) var center: AuthorizationCenter!
     var sessions: [UInt64: AccessorySession] = [:]
+    /// Connects Bluetooth LE channels for apps; nil without Bluetooth.
+    public var channels: ChannelBroker?
     var nextSession: UInt64 = 1
     /// Persistent sessions end after this long without a call.
     static let persistentIdleLimit = Duration.seconds(600)
@@ -102,7 +104,11 @@ public final class AccessoryService {
         case .app(let app, let event):
             if case .accessoryAdded(let id) = event { accessoryAppeared(id, app: app) }
             for session in openSessions where session.app == app && session.state == .active { send(event, to: session) }
-            if case .accessoryRemoved(let id) = event { accessoryDisappeared(id, app: app) }
+            if case .accessoryRemoved(let id) = event {
+                // Removal revokes every handle the app holds on it.
+                channels?.revoke(accessory: id)
+                accessoryDisappeared(id, app: app)
+            }
         case .agent(let event):
             tellAgent(event)
         case .presence(let grant, let present, let rssi):

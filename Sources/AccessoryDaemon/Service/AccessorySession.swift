@@ -25,6 +25,8 @@ public final class AccessorySession {
     /// When it was last called (persistent sessions expire when idle).
     var lastCall: MonotonicInstant
     private(set) var queue: [QueuedEvent] = []
+    /// Bluetooth channels handed to this session (the broker's ids).
+    var channels: Set<UInt64> = []
     static let queueLimit = 256
 
     init(number: UInt64, app: AppID, owner: String, persistent: Bool = false, now: MonotonicInstant) {

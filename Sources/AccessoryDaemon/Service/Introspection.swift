@@ -65,6 +65,7 @@ enum Introspection {
             <method name="RemoveAccessory"><arg name="accessory" type="o" direction="in"/></method>
             <method name="RenameAccessory"><arg name="accessory" type="o" direction="in"/><arg name="name" type="s" direction="in"/><arg name="options" type="as" direction="in"/></method>
             <method name="Migrate"><arg name="items" type="a(sssa{ss})" direction="in"/></method>
+            <method name="OpenBluetoothChannel"><arg name="accessory" type="o" direction="in"/><arg name="psm" type="q" direction="in"/><arg name="socket" type="h" direction="out"/></method>
             <method name="TakeEvents"><arg name="events" type="a(sa{ss})" direction="out"/></method>
             <signal name="Activated"><arg name="accessories" type="ao"/></signal>
             <signal name="Invalidated"/>

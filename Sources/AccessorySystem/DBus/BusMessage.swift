@@ -123,6 +123,14 @@ extension BusMessage {
         return value
     }
 
+    public func readUInt16() throws(BusError) -> UInt16 {
+        var value: UInt16 = 0
+        guard sd_bus_message_read_basic(message, CChar(UInt8(ascii: "q")), &value) > 0 else {
+            throw .invalidArguments("expected a uint16 argument")
+        }
+        return value
+    }
+
     public func readUInt64() throws(BusError) -> UInt64 {
         var value: UInt64 = 0
         guard sd_bus_message_read_basic(message, CChar(UInt8(ascii: "t")), &value) > 0 else {
