@@ -66,7 +66,8 @@ let package = Package(
                 "AccessorySetup", "AccessoryCore", "AccessoryDaemon", "AccessorySystem",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
-        .target(name: "AccessorySetup", dependencies: ["AccessoryCore", "CSystemd"]),
+        .target(name: "AccessorySetup", dependencies: ["AccessoryCore", "CSystemd", "AccessorySystem"]),
+        .executableTarget(name: "accessory-example", dependencies: ["AccessorySetup"]),
         .executableTarget(
             name: "accessory-bench", dependencies: ["AccessoryCore", "AccessoryCodecs", "TestSupport"]),
 
@@ -78,5 +79,7 @@ let package = Package(
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "AccessorySystemTests", dependencies: ["AccessorySystem", "TestSupport"]),
         .testTarget(name: "AccessoryDaemonTests", dependencies: ["AccessoryDaemon", "TestSupport"]),
+        .testTarget(
+            name: "AccessorySetupTests", dependencies: ["AccessorySetup", "AccessorySystem", "TestSupport"]),
     ]
 )
