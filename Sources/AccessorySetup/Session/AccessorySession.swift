@@ -42,29 +42,7 @@ public final class AccessorySession: Sendable {
         let core = self.core
         do {
             let (path, accessories) = try await thread.perform { context throws(AccessorySetupError) in
-                let connection = try AgentCalls.connect(context, address: address)
-                let opened = try AgentCalls.call(
-                    context, path: AgentBusNames.root, interface: AgentBusNames.manager, member: "OpenSession")
-                let path = try AgentCalls.decode("OpenSession reply") { () throws(BusError) in try opened.readObjectPath() }
-                // Only the agent that opened the session is listened to: its unique name.
-                let agent = opened.sender
-                do {
-                    try connection.onSignal(sender: agent, interface: AgentBusNames.session) { [weak thread] message in
-                        guard message.path == path, let member = message.member,
-                            let signal = try? SessionSignal.read(member, from: message)
-                        else { return }
-                        thread?.post { context in core.deliver(signal, context: context) }
-                    }
-                    if let agent { try Self.watchAgentLeaving(agent, connection: connection, core: core) }
-                } catch {
-                    throw AccessorySetupError(.activationFailed, reason: .message("\(error)"))
-                }
-                let activated = try AgentCalls.call(
-                    context, path: path, interface: AgentBusNames.session, member: "Activate")
-                let paths = try AgentCalls.decode("Activate reply") { () throws(BusError) in try activated.readObjectPaths() }
-                var accessories: [Accessory] = []
-                for accessoryPath in paths { accessories.append(try AgentCalls.accessory(context, path: accessoryPath)) }
-                return (path, accessories)
+                try Self.open(context, address: address, thread: thread, core: core)
             }
             try core.finishActivation(thread, path: path, accessories: accessories)
             return accessories
@@ -180,6 +158,37 @@ public final class AccessorySession: Sendable {
     }
 
     // MARK: Plumbing
+
+    /// On the bus thread: connects, opens the session, listens to its signals
+    /// (and to the agent leaving), activates it and reads its accessories.
+    private static func open(
+        _ context: BusThread.Context, address: String?, thread: BusThread, core: SessionCore
+    ) throws(AccessorySetupError) -> (path: String, accessories: [Accessory]) {
+        let connection = try AgentCalls.connect(context, address: address)
+        let opened = try AgentCalls.call(
+            context, path: AgentBusNames.root, interface: AgentBusNames.manager, member: "OpenSession")
+        let path = try AgentCalls.decode("OpenSession reply") { () throws(BusError) in try opened.readObjectPath() }
+        // Only the agent that opened the session is listened to: its unique name.
+        let agent = opened.sender
+        do {
+            try connection.onSignal(sender: agent, interface: AgentBusNames.session) { [weak thread] message in
+                guard message.path == path, let member = message.member,
+                    let signal = try? SessionSignal.read(member, from: message)
+                else { return }
+                // Read and delivered as a job of its own: the accessory it names
+                // is fetched with a call, which sd-bus's dispatch must not wait on.
+                thread?.post { context in core.deliver(signal, context: context) }
+            }
+            if let agent { try watchAgentLeaving(agent, connection: connection, core: core) }
+        } catch {
+            throw AccessorySetupError(.activationFailed, reason: .message("\(error)"))
+        }
+        let activated = try AgentCalls.call(context, path: path, interface: AgentBusNames.session, member: "Activate")
+        let paths = try AgentCalls.decode("Activate reply") { () throws(BusError) in try activated.readObjectPaths() }
+        var accessories: [Accessory] = []
+        for accessoryPath in paths { accessories.append(try AgentCalls.accessory(context, path: accessoryPath)) }
+        return (path, accessories)
+    }
 
     /// Calls a `Session1` method that returns nothing.
     private func sessionCall(
