@@ -232,6 +232,91 @@ struct AccessorySessionTests {
         await #expect(throws: AccessorySetupError(.invalidated)) { try await session.activate() }
     }
 
+    @Test func theAgentEndingTheSessionEndsItHere() async throws {
+        let agent = try await FakeAgent(address: bus.address, picker: [.stayOpen])
+        let session = AccessorySession(busAddress: bus.address)
+        var events = session.events.makeAsyncIterator()
+        try await session.activate()
+        let picker = Task { try await session.showPicker(for: [PickerDisplayItem(name: "Porch lamp", descriptor: Self.lampDescriptor)]) }
+        #expect(try await next(&events).eventType == .activated)
+        #expect(try await next(&events).eventType == .pickerDidPresent)
+
+        agent.emit("Invalidated")
+
+        #expect(try await next(&events) == AccessoryEvent(.invalidated))
+        #expect(await events.next() == nil)
+        await #expect(throws: AccessorySetupError(.invalidated)) { try await picker.value }
+        await #expect(throws: AccessorySetupError(.invalidated)) { try await session.finishPickerDiscovery() }
+    }
+
+    @Test func anAccessoryTheAdministratorRemovedLeavesTheSession() async throws {
+        let agent = try await FakeAgent(address: bus.address, accessories: [Self.lamp, Self.sensor])
+        let session = AccessorySession(busAddress: bus.address)
+        var events = session.events.makeAsyncIterator()
+        try await session.activate()
+        #expect(try await next(&events).eventType == .activated)
+
+        agent.emit("AccessoryRemoved") { $0.append(objectPath: "/org/accessoryagent/accessory/00000000000000b2") }
+
+        let removed = try await next(&events)
+        #expect(removed.eventType == .accessoryRemoved)
+        #expect(removed.accessory?.displayName == "Lab Sensor")
+        #expect(session.accessories.map(\.displayName) == ["Porch Lamp"])
+        session.invalidate()
+    }
+
+    @Test func signalsFromAnyoneButTheAgentAreIgnored() async throws {
+        let agent = try await FakeAgent(address: bus.address)
+        let session = AccessorySession(busAddress: bus.address)
+        var events = session.events.makeAsyncIterator()
+        try await session.activate()
+        #expect(try await next(&events).eventType == .activated)
+        // Another connection on the bus sends the session's client a forged dismissal.
+        let impostor = try BusThread()
+        let client = try #require(agent.clientName)
+        let address = bus.address
+        try await impostor.perform { context throws(AccessorySetupError) in
+            do {
+                let connection = try BusConnection(address: address, loop: context.loop)
+                context.connection = connection
+                try connection.emitSignal(
+                    path: FakeAgent.sessionPath, interface: "org.accessoryagent.Session1", member: "PickerDidDismiss",
+                    destination: client) { $0.append("userCancelled").append("forged") }
+                // The bus handles a connection's messages in order: once it has
+                // answered this, the forged signal is on its way to the client.
+                _ = try connection.call(
+                    destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
+                    interface: "org.freedesktop.DBus", member: "GetId")
+            } catch {
+                throw AccessorySetupError(.unknown, reason: .message("\(error)"))
+            }
+        }
+        impostor.stop()
+        // The agent's own signal, sent after the forged one, is the next event.
+        agent.emit("MigrationComplete")
+        #expect(try await next(&events) == AccessoryEvent(.migrationComplete))
+        session.invalidate()
+    }
+
+    @Test func invalidatingBeforeActivatingEndsTheEvents() async {
+        let session = AccessorySession(busAddress: bus.address)
+        session.invalidate()
+        var events = session.events.makeAsyncIterator()
+        #expect(await events.next() == AccessoryEvent(.invalidated))
+        #expect(await events.next() == nil)
+        await #expect(throws: AccessorySetupError(.invalidated)) { try await session.activate() }
+    }
+
+    @Test func activatingTwiceIsAnInvalidRequest() async throws {
+        _ = try await FakeAgent(address: bus.address)
+        let session = AccessorySession(busAddress: bus.address)
+        try await session.activate()
+        await #expect(throws: AccessorySetupError(.invalidRequest, reason: .message("the session is already activated"))) {
+            try await session.activate()
+        }
+        session.invalidate()
+    }
+
     @Test func callsBeforeActivateAreInvalidRequests() async throws {
         let session = AccessorySession(busAddress: bus.address)
         await #expect(throws: AccessorySetupError(.invalidRequest, reason: .message("the session is not activated"))) {

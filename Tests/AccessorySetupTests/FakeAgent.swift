@@ -36,6 +36,8 @@ final class FakeAgent: Sendable {
         var accessories: [FakeAccessory]
         var outcomes: [PickerOutcome]
         var calls: [String] = []
+        /// The connection that opened the session.
+        var client: String?
     }
 
     private let script: Mutex<Script>
@@ -56,8 +58,22 @@ final class FakeAgent: Sendable {
     /// Leaves the bus, as a crashed agent would.
     func stop() { thread.stop() }
 
+    /// The unique name of the connection that opened the session.
+    var clientName: String? { script.withLock { $0.client } }
+
     /// The Session1 calls made so far, one line each: `Member arguments…`.
     var calls: [String] { script.withLock { $0.calls } }
+
+    /// Sends a Session1 signal to the session's client on the agent's own
+    /// initiative (the administrator removed an accessory, the agent ended the session).
+    func emit(_ member: String, _ build: @escaping @Sendable (BusReply) -> Void = { _ in }) {
+        let client = script.withLock { $0.client }
+        thread.post { context in
+            try? context.connection?.emitSignal(
+                path: Self.sessionPath, interface: "org.accessoryagent.Session1", member: member,
+                destination: client, build)
+        }
+    }
 
     private func record(_ line: String) { script.withLock { $0.calls.append(line) } }
 
@@ -65,8 +81,9 @@ final class FakeAgent: Sendable {
         let connection = try BusConnection(address: address, loop: context.loop)
         context.connection = connection
         try connection.requestName("org.accessoryagent")
-        try connection.serve(path: "/org/accessoryagent") { call, connection in
+        try connection.serve(path: "/org/accessoryagent") { [self] call, connection in
             guard call.member == "OpenSession" else { return nil }
+            script.withLock { $0.client = call.sender }
             return connection.reply(to: call).map { .reply($0.append(objectPath: Self.sessionPath)) }
         }
         try connection.serve(path: "/org/accessoryagent/session", subtree: true) { [self] call, connection in
