@@ -123,6 +123,15 @@ final class SessionCore: Sendable {
     /// Turns a signal into an event: reads the accessory it names, keeps
     /// `accessories` current, then hands the event to the app.
     func deliver(_ signal: SessionSignal, context: BusThread.Context) {
+        // A signal that arrives while activation is still finishing is the
+        // session's; one left over from an abandoned activation is not.
+        let current = state.withLock { state in
+            switch state.phase {
+            case .activating, .active: true
+            case .new, .ended: false
+            }
+        }
+        guard current else { return }
         if case .invalidated = signal {
             end()
             return
