@@ -265,6 +265,32 @@ struct AccessorySessionTests {
         session.invalidate()
     }
 
+    @Test func setupSignalsCarryTheirAccessoryOrError() async throws {
+        let agent = try await FakeAgent(address: bus.address, accessories: [Self.sensor])
+        let session = AccessorySession(busAddress: bus.address)
+        var events = session.events.makeAsyncIterator()
+        let sensor = try #require(try await session.activate().first)
+        #expect(try await next(&events).eventType == .activated)
+        let path = "/org/accessoryagent/accessory/00000000000000b2"
+
+        for member in ["PickerSetupRename", "PickerSetupPairing", "PickerSetupBridging"] {
+            agent.emit(member) { $0.append(objectPath: path) }
+        }
+        agent.emit("PickerSetupFailed") { $0.append("connectionFailed").append("the hotspot did not answer") }
+        agent.emit("SomethingFromTheFuture") { $0.append("ignored") }
+        agent.emit("AccessoryDiscovered") { $0.append("the wrong signature") }
+        agent.emit("PickerDidDismiss") { $0.append("connectionFailed").append("") }
+
+        #expect(try await next(&events) == AccessoryEvent(.pickerSetupRename, accessory: sensor))
+        #expect(try await next(&events) == AccessoryEvent(.pickerSetupPairing, accessory: sensor))
+        #expect(try await next(&events) == AccessoryEvent(.pickerSetupBridging, accessory: sensor))
+        #expect(try await next(&events) == AccessoryEvent(
+            .pickerSetupFailed, error: AccessorySetupError(.connectionFailed, reason: .message("the hotspot did not answer"))))
+        // Unknown and malformed signals are skipped, not fatal.
+        #expect(try await next(&events) == AccessoryEvent(.pickerDidDismiss, error: AccessorySetupError(.connectionFailed)))
+        session.invalidate()
+    }
+
     @Test func signalsFromAnyoneButTheAgentAreIgnored() async throws {
         let agent = try await FakeAgent(address: bus.address)
         let session = AccessorySession(busAddress: bus.address)
