@@ -343,6 +343,19 @@ struct AccessorySessionTests {
         session.invalidate()
     }
 
+    @Test func releasingTheSessionClosesItsConnection() async throws {
+        let agent = try await FakeAgent(address: bus.address)
+        var session: AccessorySession? = AccessorySession(busAddress: bus.address)
+        try await session?.activate()
+        #expect(!agent.clientLeft)
+
+        session = nil
+
+        // The agent learns it from the bus; how soon is the bus's business.
+        while !agent.clientLeft { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(agent.calls == ["Activate"])
+    }
+
     @Test func callsBeforeActivateAreInvalidRequests() async throws {
         let session = AccessorySession(busAddress: bus.address)
         await #expect(throws: AccessorySetupError(.invalidRequest, reason: .message("the session is not activated"))) {

@@ -38,6 +38,7 @@ final class FakeAgent: Sendable {
         var calls: [String] = []
         /// The connection that opened the session.
         var client: String?
+        var clientLeft = false
     }
 
     private let script: Mutex<Script>
@@ -60,6 +61,9 @@ final class FakeAgent: Sendable {
 
     /// The unique name of the connection that opened the session.
     var clientName: String? { script.withLock { $0.client } }
+
+    /// Whether the session's client has left the bus.
+    var clientLeft: Bool { script.withLock { $0.clientLeft } }
 
     /// The Session1 calls made so far, one line each: `Member arguments…`.
     var calls: [String] { script.withLock { $0.calls } }
@@ -84,6 +88,7 @@ final class FakeAgent: Sendable {
         try connection.serve(path: "/org/accessoryagent") { [self] call, connection in
             guard call.member == "OpenSession" else { return nil }
             script.withLock { $0.client = call.sender }
+            try? connection.whenSenderLeaves(call) { [self] in script.withLock { $0.clientLeft = true } }
             return connection.reply(to: call).map { .reply($0.append(objectPath: Self.sessionPath)) }
         }
         try connection.serve(path: "/org/accessoryagent/session", subtree: true) { [self] call, connection in

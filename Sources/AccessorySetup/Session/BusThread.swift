@@ -51,18 +51,25 @@ final class BusThread: Sendable {
         }
         let context = Context(loop: loop)
         do {
-            _ = try loop.watch(fd: wakeRead) { [self] _ in runJobs(context) }
+            // Weakly: the loop owns this handler, and the context owns the loop.
+            _ = try loop.watch(fd: wakeRead) { [self, weak context] _ in
+                if let context { runJobs(context) }
+            }
         } catch {
             throw AccessorySetupError(.activationFailed, reason: .message("\(error)"))
         }
         // Built here so a failure is thrown to the caller; handed over to the
         // thread, and never touched on this one again.
         let handOver = HandOver(context)
-        try Self.spawn {
+        try Self.spawn { [self] in
             let context = handOver.context
             _ = try? context.loop.run()
             // Closing the connection ends the agent's session for it.
             context.connection = nil
+            // Should the loop have failed rather than been stopped, jobs still
+            // queued find no connection and fail instead of waiting for ever.
+            queue.withLock { $0.stopping = true }
+            runJobs(context)
         }
     }
 
