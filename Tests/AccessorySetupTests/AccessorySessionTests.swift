@@ -222,6 +222,8 @@ struct AccessorySessionTests {
         #expect(try await next(&events).eventType == .activated)
 
         session.invalidate()
+        // At once: this call never reaches the agent.
+        await #expect(throws: AccessorySetupError(.invalidated)) { try await session.finishPickerDiscovery() }
 
         #expect(try await next(&events) == AccessoryEvent(.invalidated))
         #expect(await events.next() == nil)

@@ -52,19 +52,20 @@ public final class AccessorySession: Sendable {
         }
     }
 
-    /// Ends the session for good: the agent dismisses its picker, later calls
-    /// throw `invalidated`, and `events` ends with the `invalidated` event.
+    /// Ends the session for good, at once: later calls throw `invalidated`,
+    /// a waiting `showPicker` too; the agent is told (and dismisses its
+    /// picker), then `events` ends with the `invalidated` event.
     public func invalidate() {
-        guard let (thread, path) = try? core.active() else {
-            core.end()
-            return
-        }
+        guard let ending = core.markEnded() else { return }
         let core = self.core
-        let posted = thread.post { context in
-            _ = try? AgentCalls.call(context, path: path, interface: AgentBusNames.session, member: "Invalidate")
-            core.end()
+        if let thread = ending.thread, let path = ending.path {
+            let posted = thread.post { context in
+                _ = try? AgentCalls.call(context, path: path, interface: AgentBusNames.session, member: "Invalidate")
+                core.finish(ending)
+            }
+            if posted { return }
         }
-        if !posted { core.end() }
+        core.finish(ending)
     }
 
     // MARK: The picker

@@ -77,27 +77,45 @@ final class SessionCore: Sendable {
         }
     }
 
-    /// Ends the session once, whoever ends it: the app, the agent's
-    /// `Invalidated`, the agent leaving the bus, or the session being released.
-    /// A waiting `showPicker` gets `invalidated`; the stream ends with `invalidated`.
-    func end(error: AccessorySetupError? = nil) {
-        let (thread, waiter, wasEnded): (BusThread?, CheckedContinuation<AccessorySetupError?, Never>?, Bool) =
-            state.withLock { state in
-                let thread: BusThread?
-                switch state.phase {
-                case .ended: return (nil, nil, true)
-                case .new: thread = nil
-                case .activating(let current), .active(let current, _): thread = current
-                }
-                state.phase = .ended
-                defer { state.pickerWaiter = nil }
-                return (thread, state.pickerWaiter, false)
+    /// What ending the session leaves to release.
+    struct Ending {
+        var thread: BusThread?
+        /// The session's path, when the agent had opened it.
+        var path: String?
+        var waiter: CheckedContinuation<AccessorySetupError?, Never>?
+    }
+
+    /// Marks the session ended, at once for every later call; nil when it
+    /// had ended already. `finish` completes the ending.
+    func markEnded() -> Ending? {
+        state.withLock { state in
+            var ending = Ending(waiter: state.pickerWaiter)
+            switch state.phase {
+            case .ended: return nil
+            case .new: break
+            case .activating(let thread): ending.thread = thread
+            case .active(let thread, let path): (ending.thread, ending.path) = (thread, path)
             }
-        guard !wasEnded else { return }
-        waiter?.resume(returning: AccessorySetupError(.invalidated))
+            state.phase = .ended
+            state.pickerWaiter = nil
+            return ending
+        }
+    }
+
+    /// A waiting `showPicker` gets `invalidated`; the stream ends with the
+    /// `invalidated` event; the thread stops, which closes the connection.
+    func finish(_ ending: Ending, error: AccessorySetupError? = nil) {
+        ending.waiter?.resume(returning: AccessorySetupError(.invalidated))
         events.yield(AccessoryEvent(.invalidated, error: error))
         events.finish()
-        thread?.stop()
+        ending.thread?.stop()
+    }
+
+    /// Ends the session once, whoever ends it: the agent's `Invalidated`, the
+    /// agent leaving the bus, the session being released.
+    func end(error: AccessorySetupError? = nil) {
+        guard let ending = markEnded() else { return }
+        finish(ending, error: error)
     }
 
     // MARK: The picker
