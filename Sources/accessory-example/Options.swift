@@ -18,7 +18,8 @@ struct Options {
         event until the picker is dismissed.
 
           --bluetooth-service UUID   a Bluetooth LE accessory advertising this service
-          --name-substring TEXT      ... whose name contains TEXT
+          --name-substring TEXT      ... whose name contains TEXT (AccessorySetupKit's
+                                     rules want a name or data besides the service)
           --wifi-ssid-prefix PREFIX  a Wi-Fi accessory whose hotspot's SSID starts with PREFIX
           --bus-address ADDRESS      a bus other than the system bus (tests)
           --help                     this text

@@ -49,7 +49,7 @@ final class SessionCore: Sendable {
     func finishActivation(_ thread: BusThread, path: String, accessories: [Accessory]) throws(AccessorySetupError) {
         try state.withLock { state throws(AccessorySetupError) in
             guard case .activating(let current) = state.phase, current === thread else {
-                // Invalidated meanwhile; `end` stopped the thread.
+                // Invalidated meanwhile, which stopped the thread.
                 throw AccessorySetupError(.invalidated)
             }
             state.phase = .active(thread, path: path)
