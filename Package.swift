@@ -80,6 +80,6 @@ let package = Package(
         .testTarget(name: "AccessorySystemTests", dependencies: ["AccessorySystem", "TestSupport"]),
         .testTarget(name: "AccessoryDaemonTests", dependencies: ["AccessoryDaemon", "TestSupport"]),
         .testTarget(
-            name: "AccessorySetupTests", dependencies: ["AccessorySetup", "AccessorySystem", "TestSupport"]),
+            name: "AccessorySetupTests", dependencies: ["AccessorySetup", "AccessoryCore", "AccessorySystem", "TestSupport"]),
     ]
 )

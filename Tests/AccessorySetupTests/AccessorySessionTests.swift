@@ -97,7 +97,9 @@ struct AccessorySessionTests {
 
     @Test func aDeniedPickerThrowsUserCancelledAndSaysSoInItsEvent() async throws {
         let agent = try await FakeAgent(
-            address: bus.address, picker: [.dismiss(error: "userCancelled", message: "denied by accessoryctl (uid 0)")])
+            // The error as accessoryd names it in the signal: the full error name.
+            address: bus.address,
+            picker: [.dismiss(error: "org.accessoryagent.Error.userCancelled", message: "denied by accessoryctl (uid 0)")])
         let session = AccessorySession(busAddress: bus.address)
         var events = session.events.makeAsyncIterator()
         try await session.activate()

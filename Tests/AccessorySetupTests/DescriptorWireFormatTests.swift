@@ -1,3 +1,4 @@
+import AccessoryCore
 import Testing
 @testable import AccessorySetup
 

@@ -1,3 +1,5 @@
+import AccessoryCore
+
 /// An accessory the agent authorized for this app (`ASAccessory`), as its
 /// object on the bus describes it. Only this app can see it.
 public struct Accessory: Hashable, Sendable, Identifiable {

@@ -1,3 +1,5 @@
+import AccessoryCore
+
 /// Something that happened to the session, its picker or its accessories
 /// (`ASAccessoryEvent`), in the order the agent sent it.
 public struct AccessoryEvent: Hashable, Sendable, CustomStringConvertible {

@@ -1,3 +1,5 @@
+import AccessoryCore
+
 /// What the app learned during its own part of setup (`ASAccessorySettings`),
 /// given to `finishAuthorization`.
 public struct AccessorySettings: Hashable, Sendable {

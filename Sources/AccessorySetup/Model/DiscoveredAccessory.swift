@@ -1,3 +1,5 @@
+import AccessoryCore
+
 /// A device the picker found, reported to an app that filters the results
 /// itself (`filterDiscoveryResults`); not yet an accessory of the app.
 public struct DiscoveredAccessory: Hashable, Sendable {

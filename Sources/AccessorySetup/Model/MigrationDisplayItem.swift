@@ -1,3 +1,5 @@
+import AccessoryCore
+
 /// An accessory the gateway already uses, to be registered with the agent
 /// once (`ASMigrationDisplayItem`): by its Bluetooth identity or its full SSID.
 public struct MigrationDisplayItem: Hashable, Sendable {

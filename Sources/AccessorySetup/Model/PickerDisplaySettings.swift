@@ -1,3 +1,5 @@
+import AccessoryCore
+
 /// How the picker runs (`ASPickerDisplaySettings`).
 public struct PickerDisplaySettings: Hashable, Sendable {
     /// How long the agent looks for candidates before the picker ends with

@@ -1,3 +1,4 @@
+import AccessoryCore
 import AccessorySystem
 
 /// An app's session with accessoryd (`ASAccessorySession`): activate it,

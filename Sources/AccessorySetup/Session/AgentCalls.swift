@@ -1,3 +1,4 @@
+import AccessoryCore
 import AccessorySystem
 
 /// Calls to the agent, made on the bus thread with its connection.

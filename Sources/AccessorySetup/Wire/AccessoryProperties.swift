@@ -1,3 +1,4 @@
+import AccessoryCore
 import AccessorySystem
 
 /// Reads an accessory from the reply to `Properties.GetAll` on its object

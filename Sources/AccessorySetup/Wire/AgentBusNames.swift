@@ -1,3 +1,5 @@
+import AccessoryCore
+
 /// The agent's names on the bus (the D-Bus API contract), as a client uses them.
 enum AgentBusNames {
     static let service = "org.accessoryagent"

@@ -1,3 +1,5 @@
+import AccessoryCore
+
 /// A discovery descriptor as the D-Bus API carries it: an `a{ss}` whose keys
 /// and values are those of the descriptor files (`accessoryd.conf(5)`,
 /// `accessoryd --descriptors`), so an app's request reads like the file an

@@ -1,3 +1,5 @@
+import AccessoryCore
+
 /// Octets as the D-Bus API writes an SSID or SSID prefix: text, with `\xNN`
 /// for any octet and `\\` for a backslash (the syntax of the descriptor files).
 /// An SSID is not text: it may hold NUL, control bytes or half a UTF-8

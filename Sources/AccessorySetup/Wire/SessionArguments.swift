@@ -1,3 +1,4 @@
+import AccessoryCore
 import AccessorySystem
 
 /// The arguments of `org.accessoryagent.Session1`'s methods, written in the

@@ -1,3 +1,4 @@
+import AccessoryCore
 import AccessorySystem
 
 /// A signal of `org.accessoryagent.Session1` with its arguments read, before
