@@ -66,7 +66,8 @@ let package = Package(
                 "AccessorySetup", "AccessoryCore", "AccessoryDaemon", "AccessorySystem",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
-        .target(name: "AccessorySetup", dependencies: ["AccessoryCore", "CSystemd"]),
+        .target(name: "AccessorySetup", dependencies: ["AccessoryCore", "CSystemd", "AccessorySystem"]),
+        .executableTarget(name: "accessory-example", dependencies: ["AccessorySetup"]),
         // The lab's Bluetooth LE accessory (GATT over L2CAP); not shipped.
         .executableTarget(
             name: "lab-peripheral", dependencies: ["AccessoryCore", "AccessoryCodecs", "AccessorySystem"]),
@@ -81,5 +82,7 @@ let package = Package(
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "AccessorySystemTests", dependencies: ["AccessorySystem", "TestSupport"]),
         .testTarget(name: "AccessoryDaemonTests", dependencies: ["AccessoryDaemon", "TestSupport"]),
+        .testTarget(
+            name: "AccessorySetupTests", dependencies: ["AccessorySetup", "AccessoryCore", "AccessorySystem", "TestSupport"]),
     ]
 )

@@ -1,0 +1,212 @@
+import AccessoryCore
+import AccessorySystem
+
+/// An app's session with accessoryd (`ASAccessorySession`): activate it,
+/// show a picker to get an accessory, follow what happens through `events`.
+///
+///     let session = AccessorySession()
+///     let known = try await session.activate()
+///     Task { for await event in session.events { print(event) } }
+///     try await session.showPicker(for: [PickerDisplayItem(name: "Acme Sensor", descriptor: descriptor)])
+///
+/// Every method may be called from any task or thread. The session's bus
+/// connection lives on a thread of its own (see `BusThread`); it closes, and
+/// the agent forgets the session, on `invalidate()` or when the session is released.
+public final class AccessorySession: Sendable {
+    /// The session's events, oldest first; the stream ends after `invalidated`.
+    /// Meant for one reader, as `ASAccessorySession`'s event handler is one.
+    public let events: AsyncStream<AccessoryEvent>
+    private let core: SessionCore
+
+    /// A session with the agent on the system bus, or on the bus at
+    /// `busAddress` (`unix:path=…`, for tests). Nothing happens until `activate()`.
+    public init(busAddress: String? = nil) {
+        let (events, continuation) = AsyncStream.makeStream(of: AccessoryEvent.self)
+        self.events = events
+        core = SessionCore(busAddress: busAddress, events: continuation)
+    }
+
+    deinit { core.end() }
+
+    /// The app's accessories as this session knows them: those of `activate()`,
+    /// kept current by the accessory events.
+    public var accessories: [Accessory] { core.state.withLock { $0.accessories } }
+
+    /// Connects, opens a session for this app (the agent knows the app by its
+    /// unix user or systemd unit) and returns the accessories authorized for it
+    /// before. `activationFailed` when the app has no manifest or the bus is
+    /// out of reach; the app may try again then. The `activated` event follows.
+    @discardableResult
+    public func activate() async throws(AccessorySetupError) -> [Accessory] {
+        let thread = try core.beginActivation()
+        let address = core.busAddress
+        let core = self.core
+        do {
+            let (path, accessories) = try await thread.perform { context throws(AccessorySetupError) in
+                try Self.open(context, address: address, thread: thread, core: core)
+            }
+            try core.finishActivation(thread, path: path, accessories: accessories)
+            return accessories
+        } catch {
+            core.abandonActivation(thread)
+            throw error
+        }
+    }
+
+    /// Ends the session for good, at once: later calls throw `invalidated`,
+    /// a waiting `showPicker` too; the agent is told (and dismisses its
+    /// picker), then `events` ends with the `invalidated` event.
+    public func invalidate() {
+        guard let ending = core.markEnded() else { return }
+        let core = self.core
+        if let thread = ending.thread, let path = ending.path {
+            let posted = thread.post { context in
+                _ = try? AgentCalls.call(context, path: path, interface: AgentBusNames.session, member: "Invalidate")
+                core.finish(ending)
+            }
+            if posted { return }
+        }
+        core.finish(ending)
+    }
+
+    // MARK: The picker
+
+    /// Asks the agent for one accessory matching one of `items`, and returns
+    /// once the picker is dismissed: normally after someone picked one (the
+    /// `accessoryAdded` event carries it); throws `userCancelled` after a
+    /// denial, `discoveryTimeout` when nothing was found in time,
+    /// `invalidRequest` for a descriptor the rules or the manifest refuse,
+    /// `pickerAlreadyActive`, `invalidated`.
+    public func showPicker(
+        for items: [PickerDisplayItem], settings: PickerDisplaySettings = .init()
+    ) async throws(AccessorySetupError) {
+        let (thread, path) = try core.active()
+        let core = self.core
+        let outcome = await withCheckedContinuation { (waiter: CheckedContinuation<AccessorySetupError?, Never>) in
+            let posted = thread.post { context in
+                guard core.installPickerWaiter(waiter) else {
+                    waiter.resume(returning: AccessorySetupError(.pickerAlreadyActive) as AccessorySetupError?)
+                    return
+                }
+                do throws(AccessorySetupError) {
+                    _ = try AgentCalls.call(context, path: path, interface: AgentBusNames.session, member: "ShowPicker") {
+                        $0.append(items: items).append(settings: settings)
+                    }
+                } catch {
+                    core.takePickerWaiter()?.resume(returning: error)
+                }
+            }
+            if !posted { waiter.resume(returning: AccessorySetupError(.invalidated) as AccessorySetupError?) }
+        }
+        if let outcome { throw outcome }
+    }
+
+    /// With `filterDiscoveryResults`: the discovered candidates to show.
+    public func updatePicker(showing items: [DiscoveredDisplayItem]) async throws(AccessorySetupError) {
+        try await sessionCall("UpdatePicker") { $0.append(shown: items) }
+    }
+
+    /// Stops discovering; the candidates found so far stay for the decision.
+    public func finishPickerDiscovery() async throws(AccessorySetupError) {
+        try await sessionCall("FinishPickerDiscovery")
+    }
+
+    // MARK: Authorization
+
+    /// Completes setup of an accessory picked with `finishInApp` or
+    /// `confirmAuthorization`: `awaitingAuthorization` becomes `authorized`.
+    public func finishAuthorization(
+        for accessory: Accessory, settings: AccessorySettings = .init()
+    ) async throws(AccessorySetupError) {
+        try await sessionCall("FinishAuthorization") {
+            $0.append(objectPath: AgentBusNames.path(of: accessory.id)).append(accessorySettings: settings)
+        }
+    }
+
+    /// Setup failed in the app: the agent removes the accessory.
+    public func failAuthorization(for accessory: Accessory) async throws(AccessorySetupError) {
+        try await sessionCall("FailAuthorization") { $0.append(objectPath: AgentBusNames.path(of: accessory.id)) }
+    }
+
+    /// Replaces the descriptor an accessory is known by (checked like a picker's).
+    public func updateAuthorization(
+        for accessory: Accessory, descriptor: DiscoveryDescriptor
+    ) async throws(AccessorySetupError) {
+        try await sessionCall("UpdateAuthorization") {
+            $0.append(objectPath: AgentBusNames.path(of: accessory.id))
+                .append(pairs: DescriptorWireFormat.pairs(of: descriptor))
+        }
+    }
+
+    /// Gives up the accessory; `accessoryRemoved` follows.
+    public func removeAccessory(_ accessory: Accessory) async throws(AccessorySetupError) {
+        try await sessionCall("RemoveAccessory") { $0.append(objectPath: AgentBusNames.path(of: accessory.id)) }
+    }
+
+    /// A new display name (with `.ssid`, a Wi-Fi accessory's SSID too); `accessoryChanged` follows.
+    public func renameAccessory(
+        _ accessory: Accessory, to name: String, options: AccessoryRenameOptions = []
+    ) async throws(AccessorySetupError) {
+        try await sessionCall("RenameAccessory") {
+            $0.append(objectPath: AgentBusNames.path(of: accessory.id)).append(name).append(strings: options.words)
+        }
+    }
+
+    /// Registers accessories the gateway already uses, after approval like a
+    /// picker's: returns when the agent has taken the request; each new one
+    /// arrives as `accessoryAdded`, then `migrationComplete`.
+    public func migrate(_ items: [MigrationDisplayItem]) async throws(AccessorySetupError) {
+        try await sessionCall("Migrate") { $0.append(migrationItems: items) }
+    }
+
+    // MARK: Plumbing
+
+    /// On the bus thread: connects, opens the session, listens to its signals
+    /// (and to the agent leaving), activates it and reads its accessories.
+    private static func open(
+        _ context: BusThread.Context, address: String?, thread: BusThread, core: SessionCore
+    ) throws(AccessorySetupError) -> (path: String, accessories: [Accessory]) {
+        let connection = try AgentCalls.connect(context, address: address)
+        let opened = try AgentCalls.call(
+            context, path: AgentBusNames.root, interface: AgentBusNames.manager, member: "OpenSession")
+        let path = try AgentCalls.decode("OpenSession reply") { () throws(BusError) in try opened.readObjectPath() }
+        // Only the agent that opened the session is listened to: its unique name.
+        let agent = opened.sender
+        do {
+            try connection.onSignal(sender: agent, interface: AgentBusNames.session) { [weak thread] message in
+                guard message.path == path, let member = message.member,
+                    let signal = try? SessionSignal.read(member, from: message)
+                else { return }
+                // Read and delivered as a job of its own: the accessory it names
+                // is fetched with a call, which sd-bus's dispatch must not wait on.
+                thread?.post { context in core.deliver(signal, context: context) }
+            }
+            if let agent { try watchAgentLeaving(agent, connection: connection, core: core) }
+        } catch {
+            throw AccessorySetupError(.activationFailed, reason: .message("\(error)"))
+        }
+        let activated = try AgentCalls.call(context, path: path, interface: AgentBusNames.session, member: "Activate")
+        let paths = try AgentCalls.decode("Activate reply") { () throws(BusError) in try activated.readObjectPaths() }
+        var accessories: [Accessory] = []
+        for accessoryPath in paths { accessories.append(try AgentCalls.accessory(context, path: accessoryPath)) }
+        return (path, accessories)
+    }
+
+    /// Calls a `Session1` method that returns nothing.
+    private func sessionCall(
+        _ member: String, _ build: @escaping @Sendable (BusReply) -> Void = { _ in }
+    ) async throws(AccessorySetupError) {
+        let (thread, path) = try core.active()
+        try await thread.perform { context throws(AccessorySetupError) in
+            _ = try AgentCalls.call(context, path: path, interface: AgentBusNames.session, member: member, build)
+        }
+    }
+
+    /// The agent leaving the bus (a crash, a restart) ends every session it had.
+    private static func watchAgentLeaving(_ agent: String, connection: BusConnection, core: SessionCore) throws(SystemError) {
+        try connection.onSignal(sender: "org.freedesktop.DBus", interface: "org.freedesktop.DBus", member: "NameOwnerChanged") { message in
+            guard let name = try? message.readString(), name == agent else { return }
+            core.end(error: AccessorySetupError(.invalidated, reason: .message("accessoryd left the bus")))
+        }
+    }
+}

@@ -1,0 +1,193 @@
+import AccessoryCore
+import AccessorySystem
+import Synchronization
+
+/// What an `AccessorySession` and its bus thread share: the session's phase,
+/// the accessories it knows, the picker an app is waiting on, and the event
+/// stream. Guarded by one lock, held only to read or swap values, never
+/// across a call.
+final class SessionCore: Sendable {
+    enum Phase {
+        case new
+        case activating(BusThread)
+        case active(BusThread, path: String)
+        /// Invalidated, by the app or by the agent: for good.
+        case ended
+    }
+
+    struct State {
+        var phase = Phase.new
+        var accessories: [Accessory] = []
+        /// `showPicker` waiting for the picker to be dismissed.
+        var pickerWaiter: CheckedContinuation<AccessorySetupError?, Never>?
+    }
+
+    let state = Mutex(State())
+    let events: AsyncStream<AccessoryEvent>.Continuation
+    let busAddress: String?
+
+    init(busAddress: String?, events: AsyncStream<AccessoryEvent>.Continuation) {
+        self.busAddress = busAddress
+        self.events = events
+    }
+
+    // MARK: Phases
+
+    func beginActivation() throws(AccessorySetupError) -> BusThread {
+        try state.withLock { state throws(AccessorySetupError) in
+            switch state.phase {
+            case .new: break
+            case .activating, .active:
+                throw AccessorySetupError(.invalidRequest, reason: .message("the session is already activated"))
+            case .ended: throw AccessorySetupError(.invalidated)
+            }
+            let thread = try BusThread()
+            state.phase = .activating(thread)
+            return thread
+        }
+    }
+
+    func finishActivation(_ thread: BusThread, path: String, accessories: [Accessory]) throws(AccessorySetupError) {
+        try state.withLock { state throws(AccessorySetupError) in
+            guard case .activating(let current) = state.phase, current === thread else {
+                // Invalidated meanwhile, which stopped the thread.
+                throw AccessorySetupError(.invalidated)
+            }
+            state.phase = .active(thread, path: path)
+            state.accessories = accessories
+        }
+    }
+
+    /// Activation failed: the app may try again (the agent may not be running yet).
+    func abandonActivation(_ thread: BusThread) {
+        state.withLock { state in
+            if case .activating(let current) = state.phase, current === thread { state.phase = .new }
+        }
+        thread.stop()
+    }
+
+    /// The bus thread and session path, for a call that needs an active session.
+    func active() throws(AccessorySetupError) -> (thread: BusThread, path: String) {
+        try state.withLock { state throws(AccessorySetupError) in
+            switch state.phase {
+            case .active(let thread, let path): return (thread, path)
+            case .new, .activating:
+                throw AccessorySetupError(.invalidRequest, reason: .message("the session is not activated"))
+            case .ended: throw AccessorySetupError(.invalidated)
+            }
+        }
+    }
+
+    /// What ending the session leaves to release.
+    struct Ending {
+        var thread: BusThread?
+        /// The session's path, when the agent had opened it.
+        var path: String?
+        var waiter: CheckedContinuation<AccessorySetupError?, Never>?
+    }
+
+    /// Marks the session ended, at once for every later call; nil when it
+    /// had ended already. `finish` completes the ending.
+    func markEnded() -> Ending? {
+        state.withLock { state in
+            var ending = Ending(waiter: state.pickerWaiter)
+            switch state.phase {
+            case .ended: return nil
+            case .new: break
+            case .activating(let thread): ending.thread = thread
+            case .active(let thread, let path): (ending.thread, ending.path) = (thread, path)
+            }
+            state.phase = .ended
+            state.pickerWaiter = nil
+            return ending
+        }
+    }
+
+    /// A waiting `showPicker` gets `invalidated`; the stream ends with the
+    /// `invalidated` event; the thread stops, which closes the connection.
+    func finish(_ ending: Ending, error: AccessorySetupError? = nil) {
+        ending.waiter?.resume(returning: AccessorySetupError(.invalidated))
+        events.yield(AccessoryEvent(.invalidated, error: error))
+        events.finish()
+        ending.thread?.stop()
+    }
+
+    /// Ends the session once, whoever ends it: the agent's `Invalidated`, the
+    /// agent leaving the bus, the session being released.
+    func end(error: AccessorySetupError? = nil) {
+        guard let ending = markEnded() else { return }
+        finish(ending, error: error)
+    }
+
+    // MARK: The picker
+
+    /// False when a picker is already waited on.
+    func installPickerWaiter(_ waiter: CheckedContinuation<AccessorySetupError?, Never>) -> Bool {
+        state.withLock { state in
+            guard state.pickerWaiter == nil else { return false }
+            state.pickerWaiter = waiter
+            return true
+        }
+    }
+
+    func takePickerWaiter() -> CheckedContinuation<AccessorySetupError?, Never>? {
+        state.withLock { state in
+            defer { state.pickerWaiter = nil }
+            return state.pickerWaiter
+        }
+    }
+
+    // MARK: Signals, on the bus thread
+
+    /// Turns a signal into an event: reads the accessory it names, keeps
+    /// `accessories` current, then hands the event to the app.
+    func deliver(_ signal: SessionSignal, context: BusThread.Context) {
+        // A signal that arrives while activation is still finishing is the
+        // session's; one left over from an abandoned activation is not.
+        let current = state.withLock { state in
+            switch state.phase {
+            case .activating, .active: true
+            case .new, .ended: false
+            }
+        }
+        guard current else { return }
+        if case .invalidated = signal {
+            end()
+            return
+        }
+        var accessory: Accessory?
+        var failure: AccessorySetupError?
+        if let path = signal.accessoryPath, let id = AgentBusNames.accessoryID(path: path) {
+            let known = state.withLock { $0.accessories.first { $0.id == id } }
+            if case .accessoryRemoved = signal {
+                // The object is gone already; what the session knew of it is all there is.
+                accessory = known ?? Accessory(id: id, displayName: "", state: .unauthorized)
+            } else {
+                do {
+                    accessory = try AgentCalls.accessory(context, path: path)
+                } catch {
+                    accessory = known
+                    failure = error
+                }
+            }
+        }
+        if let accessory { remember(accessory, after: signal) }
+        var event = signal.event(accessory: accessory)
+        if event.error == nil { event.error = failure }
+        events.yield(event)
+        if case .pickerDidDismiss = signal { takePickerWaiter()?.resume(returning: event.error) }
+    }
+
+    private func remember(_ accessory: Accessory, after signal: SessionSignal) {
+        state.withLock { state in
+            let index = state.accessories.firstIndex { $0.id == accessory.id }
+            switch (signal, index) {
+            case (.accessoryRemoved, let index?): state.accessories.remove(at: index)
+            case (.accessoryRemoved, nil): break
+            case (_, let index?): state.accessories[index] = accessory
+            case (.accessoryAdded, nil), (.accessoryChanged, nil): state.accessories.append(accessory)
+            default: break
+            }
+        }
+    }
+}

@@ -1,0 +1,100 @@
+import AccessoryCore
+import AccessorySystem
+
+/// The arguments of `org.accessoryagent.Session1`'s methods, written in the
+/// signatures of the D-Bus API contract.
+extension BusReply {
+    /// `a(ssa{ss}asas)`: name, product image path (empty for none),
+    /// descriptor, setup options, rename options.
+    @discardableResult
+    func append(items: [PickerDisplayItem]) -> Self {
+        container("a", "(ssa{ss}asas)") { array in
+            for item in items {
+                array.container("r", "ssa{ss}asas") { entry in
+                    entry.append(item.name)
+                        .append(item.productImagePath ?? "")
+                        .append(pairs: DescriptorWireFormat.pairs(of: item.descriptor))
+                        .append(strings: item.setupOptions.words)
+                        .append(strings: item.renameOptions.words)
+                }
+            }
+        }
+    }
+
+    /// `a{ss}`: `DiscoveryTimeout`, `FilterDiscoveryResults`.
+    @discardableResult
+    func append(settings: PickerDisplaySettings) -> Self {
+        append(pairs: [
+            ("DiscoveryTimeout", settings.discoveryTimeout.wireValue),
+            ("FilterDiscoveryResults", settings.filterDiscoveryResults ? "true" : "false"),
+        ])
+    }
+
+    /// `a(uss)`: candidate number, display name, product image path.
+    @discardableResult
+    func append(shown: [DiscoveredDisplayItem]) -> Self {
+        container("a", "(uss)") { array in
+            for item in shown {
+                array.container("r", "uss") { $0.append(item.candidate).append(item.name).append(item.productImagePath ?? "") }
+            }
+        }
+    }
+
+    /// `a{ss}`: `SSID`, `BridgingIdentifier`, each only when set.
+    @discardableResult
+    func append(accessorySettings settings: AccessorySettings) -> Self {
+        var pairs: [(key: String, value: String)] = []
+        if let ssid = settings.ssid { pairs.append(("SSID", SSIDWireText.text(ssid.bytes))) }
+        if let bridging = settings.bridgingIdentifier { pairs.append(("BridgingIdentifier", bridging)) }
+        return append(pairs: pairs)
+    }
+
+    /// `a(sssa{ss})`: name, Bluetooth address (`…/random` for a random one;
+    /// empty for none), SSID (empty for none), descriptor.
+    @discardableResult
+    func append(migrationItems items: [MigrationDisplayItem]) -> Self {
+        container("a", "(sssa{ss})") { array in
+            for item in items {
+                array.container("r", "sssa{ss}") { entry in
+                    entry.append(item.name)
+                    entry.append(item.bluetoothIdentifier.map(\.wireValue) ?? "")
+                    entry.append(item.ssid.map { SSIDWireText.text($0.bytes) } ?? "")
+                    entry.append(pairs: DescriptorWireFormat.pairs(of: item.descriptor))
+                }
+            }
+        }
+    }
+}
+
+extension PickerDisplayItem.SetupOptions {
+    var words: [String] {
+        [(Self.rename, "rename"), (.confirmAuthorization, "confirmAuthorization"), (.finishInApp, "finishInApp")]
+            .filter { contains($0.0) }.map(\.1)
+    }
+}
+
+extension AccessoryRenameOptions {
+    var words: [String] { contains(.ssid) ? ["ssid"] : [] }
+}
+
+extension PickerDisplaySettings.DiscoveryTimeout {
+    var wireValue: String {
+        switch self {
+        case .short: "short"
+        case .medium: "medium"
+        case .long: "long"
+        case .unbounded: "unbounded"
+        case .seconds(let seconds): "\(seconds)"
+        }
+    }
+}
+
+extension BluetoothDeviceIdentifier {
+    /// `AA:BB:CC:DD:EE:FF` for a public address, `AA:BB:CC:DD:EE:FF/random` for a random one.
+    var wireValue: String {
+        switch addressType {
+        case .public, .publicIdentity: "\(address)"
+        case .random, .randomIdentity: "\(address)/random"
+        }
+    }
+}

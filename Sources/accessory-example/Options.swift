@@ -1,0 +1,74 @@
+import AccessorySetup
+
+/// What the command line asked for.
+struct Options {
+    var busAddress: String?
+    var bluetoothService: BluetoothUUID?
+    var nameSubstring: String?
+    var ssidPrefix: String?
+    var help = false
+
+    static let usage = """
+        usage: accessory-example [--bus-address ADDRESS]
+                                 [--bluetooth-service UUID [--name-substring TEXT]]
+                                 [--wifi-ssid-prefix PREFIX]
+
+        Opens a session with accessoryd, prints the accessories this app already
+        has, then, given an accessory to look for, shows a picker and prints every
+        event until the picker is dismissed.
+
+          --bluetooth-service UUID   a Bluetooth LE accessory advertising this service
+          --name-substring TEXT      ... whose name contains TEXT (AccessorySetupKit's
+                                     rules want a name or data besides the service)
+          --wifi-ssid-prefix PREFIX  a Wi-Fi accessory whose hotspot's SSID starts with PREFIX
+          --bus-address ADDRESS      a bus other than the system bus (tests)
+          --help                     this text
+
+        Exit status: 0 with the accessory picked, 1 when the picker or the
+        session failed, 2 for a bad command line.
+        """
+
+    struct UsageError: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    init(_ arguments: [String]) throws(UsageError) {
+        var rest = arguments[...]
+        func value(of option: String) throws(UsageError) -> String {
+            guard let value = rest.popFirst() else { throw UsageError(description: "\(option) needs a value") }
+            return value
+        }
+        while let argument = rest.popFirst() {
+            switch argument {
+            case "--help", "-h": help = true
+            case "--bus-address": busAddress = try value(of: argument)
+            case "--bluetooth-service":
+                let text = try value(of: argument)
+                guard let uuid = BluetoothUUID(text) else {
+                    throw UsageError(description: "\(text) is not a Bluetooth UUID (180F, or the 128-bit form)")
+                }
+                bluetoothService = uuid
+            case "--name-substring": nameSubstring = try value(of: argument)
+            case "--wifi-ssid-prefix": ssidPrefix = try value(of: argument)
+            default: throw UsageError(description: "unknown argument \(argument)")
+            }
+        }
+        if nameSubstring != nil, bluetoothService == nil {
+            throw UsageError(description: "--name-substring needs --bluetooth-service")
+        }
+    }
+
+    /// One picker item per kind of accessory asked for.
+    var pickerItems: [PickerDisplayItem] {
+        var items: [PickerDisplayItem] = []
+        if let bluetoothService {
+            let descriptor = DiscoveryDescriptor(bluetoothServiceUUID: bluetoothService, bluetoothNameSubstring: nameSubstring)
+            items.append(PickerDisplayItem(name: "Bluetooth accessory (\(bluetoothService))", descriptor: descriptor))
+        }
+        if let ssidPrefix {
+            let descriptor = DiscoveryDescriptor(ssidPrefix: Array(ssidPrefix.utf8))
+            items.append(PickerDisplayItem(name: "Wi-Fi accessory (\(ssidPrefix)…)", descriptor: descriptor))
+        }
+        return items
+    }
+}

@@ -1,0 +1,64 @@
+// An app's use of AccessorySetup from start to end: open a session, see what
+// the app already has, ask for one more accessory, follow the picker's events.
+import AccessorySetup
+import Glibc
+
+let options: Options
+do {
+    options = try Options(Array(CommandLine.arguments.dropFirst()))
+} catch {
+    printError("\(error)\n\n\(Options.usage)")
+    exit(2)
+}
+if options.help {
+    say(Options.usage)
+    exit(0)
+}
+
+let session = AccessorySession(busAddress: options.busAddress)
+do {
+    let known = try await session.activate()
+    say("activated: \(known.count) accessor\(known.count == 1 ? "y" : "ies")")
+    for accessory in known { say("  " + describe(accessory)) }
+} catch {
+    printError("cannot activate the session: \(error)")
+    exit(1)
+}
+
+let items = options.pickerItems
+if items.isEmpty {
+    session.invalidate()
+    exit(0)
+}
+
+// Events are printed as they come, while showPicker waits for the picker to end.
+let watcher = Task {
+    var picked: Accessory?
+    for await event in session.events {
+        say("event: \(event)")
+        if event.eventType == .accessoryAdded { picked = event.accessory }
+    }
+    return picked
+}
+
+var failure: AccessorySetupError?
+do {
+    try await session.showPicker(for: items)
+} catch {
+    failure = error
+}
+// The picker is dismissed and its events are in the stream; ending the
+// session ends the stream after them.
+session.invalidate()
+let picked = await watcher.value
+
+if let failure {
+    printError("the picker ended without an accessory: \(failure)")
+    exit(1)
+}
+guard let picked else {
+    printError("the picker ended, but no accessory was added")
+    exit(1)
+}
+say("picked: " + describe(picked))
+exit(0)

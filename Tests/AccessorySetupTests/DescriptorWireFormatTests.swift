@@ -1,0 +1,141 @@
+import AccessoryCore
+import Testing
+@testable import AccessorySetup
+
+/// Descriptors as the D-Bus API carries them: the keys and value syntax of
+/// the descriptor files, every key, and SSIDs that are not text.
+@Suite struct DescriptorWireFormatTests {
+    /// Every property set to something other than its default.
+    static let everything = DiscoveryDescriptor(
+        bluetoothCompanyIdentifier: 0x004C,
+        bluetoothServiceUUID: BluetoothUUID(uuid16: 0x180F),
+        bluetoothNameSubstring: "Acme",
+        bluetoothNameSubstringCompareOptions: [.caseInsensitive, .anchored],
+        bluetoothManufacturerDataBlob: [0x02, 0x15],
+        bluetoothManufacturerDataMask: [0xFF, 0xFF],
+        bluetoothServiceDataBlob: [0x01],
+        bluetoothServiceDataMask: [0xFF],
+        bluetoothRange: .immediate,
+        supportedOptions: [.bluetoothPairingLE, .bluetoothTransportBridging, .bluetoothHID],
+        bluetoothNamePattern: "Acme-*",
+        ssid: SSID(bytes: Array("Acme Camera".utf8) + [0xFF]),
+        ssidPrefix: Array("ACME-".utf8),
+        bssid: BSSIDFilter(bssid: BSSID(rawValue: 0x0200_0000_0000)!, mask: BSSID(rawValue: 0xFFFF_FF00_0000)!),
+        minimumRSSI: -70)
+
+    @Test func everyKeyIsWrittenWithTheDescriptorFilesSyntax() {
+        let pairs = DescriptorWireFormat.pairs(of: Self.everything)
+        #expect(pairs.map(\.key) == [
+            "ServiceUUID", "CompanyIdentifier", "NameSubstring", "NameCompare", "NamePattern",
+            "ManufacturerDataBlob", "ManufacturerDataMask", "ServiceDataBlob", "ServiceDataMask", "Range",
+            "SupportedOptions", "SSID", "SSIDPrefix", "BSSID", "MinimumRSSI",
+        ])
+        #expect(pairs.map(\.value) == [
+            "180F", "0x004C", "Acme", "case-insensitive anchored", "Acme-*",
+            "0215", "ffff", "01", "ff", "immediate",
+            "bluetoothPairingLE bluetoothTransportBridging bluetoothHID", "Acme Camera\\xff", "ACME-",
+            "02:00:00:00:00:00/FF:FF:FF:00:00:00", "-70",
+        ])
+    }
+
+    @Test func defaultsAreNotSent() {
+        #expect(DescriptorWireFormat.pairs(of: DiscoveryDescriptor()).isEmpty)
+        let pairs = DescriptorWireFormat.pairs(of: DiscoveryDescriptor(bluetoothServiceUUID: BluetoothUUID(uuid16: 0xFCD2), bluetoothNameSubstring: "Lamp"))
+        #expect(pairs.map(\.key) == ["ServiceUUID", "NameSubstring"])
+    }
+
+    @Test func aSingleBSSIDCarriesAFullMask() {
+        let descriptor = DiscoveryDescriptor(ssid: SSID("Cam"), bssid: BSSIDFilter(bssid: BSSID("AA:BB:CC:DD:EE:FF")!))
+        #expect(DescriptorWireFormat.pairs(of: descriptor).last?.value == "AA:BB:CC:DD:EE:FF/FF:FF:FF:FF:FF:FF")
+    }
+
+    @Test func aLongUUIDIsWrittenInItsCanonicalForm() {
+        let uuid = BluetoothUUID("6E400001-B5A3-F393-E0A9-E50E24DCCA9E")!
+        let pairs = DescriptorWireFormat.pairs(of: DiscoveryDescriptor(bluetoothServiceUUID: uuid))
+        #expect(pairs.first?.value == "6E400001-B5A3-F393-E0A9-E50E24DCCA9E")
+    }
+
+    @Test func everyKeyReadsBackToTheSameDescriptor() throws {
+        let pairs = DescriptorWireFormat.pairs(of: Self.everything)
+        #expect(try DescriptorWireFormat.descriptor(from: pairs) == Self.everything)
+    }
+
+    /// The agent reads these keys with the descriptor files' parser: what the
+    /// client writes must mean the same there (SupportedOptions aside, which
+    /// the files do not have).
+    @Test func theDescriptorFileParserReadsWhatIsSent() throws {
+        var descriptor = Self.everything
+        descriptor.supportedOptions = []
+        descriptor.ssidPrefix = nil
+        let text = "[Descriptor wire]\n"
+            + DescriptorWireFormat.pairs(of: descriptor).map { "\($0.key)=\($0.value)\n" }.joined()
+        let entries = try DescriptorFile.parse(Array(text.utf8), source: "wire")
+        #expect(entries.map(\.descriptor) == [descriptor])
+    }
+
+    // MARK: SSIDs are octets
+
+    @Test(arguments: [
+        // NUL, backslash, 0xFF, newline, a literal "\x41" in text, half of "é".
+        ([0x00, 0x5C, 0xFF, 0x0A], "\\x00\\\\\\xff\\x0a"),
+        (Array("a\\x41".utf8), "a\\\\x41"),
+        (Array("Caf".utf8) + [0xC3], "Caf\\xc3"),
+        (Array("Café 🔌".utf8), "Café 🔌"),
+        ([0x7F, 0x20, 0x7E], "\\x7f ~"),
+    ] as [([UInt8], String)])
+    func hostileSSIDOctetsAreEscapedAndReadBack(octets: [UInt8], text: String) throws {
+        #expect(SSIDWireText.text(octets) == text)
+        #expect(try SSIDWireText.octets(text) == octets)
+        let descriptor = DiscoveryDescriptor(ssid: SSID(bytes: octets), ssidPrefix: nil)
+        #expect(try DescriptorWireFormat.descriptor(from: DescriptorWireFormat.pairs(of: descriptor)) == descriptor)
+        let prefix = DiscoveryDescriptor(ssidPrefix: octets)
+        #expect(try DescriptorWireFormat.descriptor(from: DescriptorWireFormat.pairs(of: prefix)) == prefix)
+    }
+
+    @Test func all256OctetsSurviveTheTrip() throws {
+        for start in stride(from: 0, to: 256, by: 32) {
+            let octets = (start..<start + 32).map { UInt8($0) }
+            #expect(try SSIDWireText.octets(SSIDWireText.text(octets)) == octets)
+        }
+    }
+
+    @Test(arguments: ["\\", "abc\\", "\\x4", "\\xZZ", "\\q", "\\x"])
+    func brokenEscapesAreRefused(text: String) {
+        #expect(throws: SSIDWireText.InvalidEscape.self) { try SSIDWireText.octets(text) }
+    }
+
+    // MARK: What the agent sends back, checked
+
+    @Test(arguments: [
+        ("SSID", "\\xZZ"), ("SSID", String(repeating: "a", count: 33)), ("SSIDPrefix", "\\"),
+        ("ServiceUUID", "18G0"), ("CompanyIdentifier", "0x10000"), ("CompanyIdentifier", "-1"),
+        ("ManufacturerDataBlob", "0"), ("ServiceDataMask", "zz"), ("NameCompare", "fuzzy"),
+        ("SupportedOptions", "bluetoothTelepathy"), ("Range", "far"), ("BSSID", "AA:BB"),
+        ("BSSID", "AA:BB:CC:DD:EE:FF/nope"), ("MinimumRSSI", "21"), ("MinimumRSSI", "-128"),
+        ("MinimumRSSI", "99999999999999999999"),
+    ])
+    func invalidValuesAreRefusedByKey(key: String, value: String) {
+        #expect(throws: DescriptorWireFormat.DecodingError.self) {
+            try DescriptorWireFormat.descriptor(from: [(key, value)])
+        }
+        do {
+            _ = try DescriptorWireFormat.descriptor(from: [(key, value)])
+        } catch {
+            guard case .invalidValue(let refusedKey, let refusedValue, _) = error else {
+                Issue.record("expected invalidValue, got \(error)")
+                return
+            }
+            #expect(refusedKey == key)
+            #expect(refusedValue == value)
+        }
+    }
+
+    @Test func unknownAndRepeatedKeysAreRefused() {
+        #expect(throws: DescriptorWireFormat.DecodingError.unknownKey("Colour")) {
+            try DescriptorWireFormat.descriptor(from: [("Colour", "red")])
+        }
+        #expect(throws: DescriptorWireFormat.DecodingError.duplicateKey("NameSubstring")) {
+            try DescriptorWireFormat.descriptor(from: [("NameSubstring", "a"), ("NameSubstring", "b")])
+        }
+    }
+}
