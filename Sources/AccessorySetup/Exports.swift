@@ -1,8 +1,7 @@
 // An app imports AccessorySetup alone. The domain types it hands to the agent
 // and gets back are AccessoryCore's, so both ends of the bus share one
 // definition of each; they are re-exported one by one, not the whole module,
-// so an app sees the client's API and not the daemon's internals (which have
-// types of the same names, such as the agent's own picker items).
+// so an app sees the client's API and not the daemon's internals.
 @_exported import struct AccessoryCore.DiscoveryDescriptor
 @_exported import enum AccessoryCore.DiscoveryDescriptorError
 @_exported import enum AccessoryCore.NamePatternError
@@ -21,3 +20,5 @@
 @_exported import enum AccessoryCore.AuthorizationState
 @_exported import struct AccessoryCore.AccessorySetupError
 @_exported import enum AccessoryCore.ManifestViolation
+@_exported import struct AccessoryCore.PickerDisplayItem
+@_exported import struct AccessoryCore.PickerDisplaySettings

@@ -71,7 +71,7 @@ import Testing
         #expect(PickerDisplayItem.SetupOptions().words.isEmpty)
         #expect(AccessoryRenameOptions.ssid.words == ["ssid"])
         let timeouts: [PickerDisplaySettings.DiscoveryTimeout] = [.short, .medium, .long, .unbounded, .seconds(45)]
-        #expect(timeouts.map(\.wireValue) == ["short", "medium", "long", "unbounded", "45"])
+        #expect(timeouts.map(\.text) == ["short", "medium", "long", "unbounded", "45"])
         #expect(PickerDisplaySettings().discoveryTimeout == .medium)
         let random = BluetoothDeviceIdentifier(address: BluetoothAddress("C0:11:22:33:44:55")!, addressType: .random)
         #expect(random.wireValue == "C0:11:22:33:44:55/random")

@@ -121,7 +121,7 @@ public enum DescriptorFields {
     public static func fields(of d: DiscoveryDescriptor) -> [(key: String, value: String)] {
         var out: [(key: String, value: String)] = []
         if let uuid = d.bluetoothServiceUUID { out.append(("ServiceUUID", "\(uuid)")) }
-        if let company = d.bluetoothCompanyIdentifier { out.append(("CompanyIdentifier", "0x" + hexByte(UInt8(company >> 8)) + hexByte(UInt8(company & 0xFF)))) }
+        if let company = d.bluetoothCompanyIdentifier { out.append(("CompanyIdentifier", "0x" + hexByte(UInt8(company >> 8), uppercase: true) + hexByte(UInt8(company & 0xFF), uppercase: true))) }
         if let name = d.bluetoothNameSubstring { out.append(("NameSubstring", name)) }
         if !d.bluetoothNameSubstringCompareOptions.isEmpty {
             var words: [String] = []

@@ -1,9 +1,9 @@
 /// SSIDs and SSID prefixes written in a manifest: UTF-8 text, with `\xNN` for
 /// any octet and `\\` for a backslash, the form `SSID.displayName` prints, so
 /// a network's name can be copied from `iw`'s or the agent's output as it is.
-enum SSIDText {
+public enum SSIDText {
     /// The octets `text` denotes; nil for a `\` not followed by `\` or `xNN`.
-    static func octets(_ text: String) -> [UInt8]? {
+    public static func octets(_ text: String) -> [UInt8]? {
         let utf8 = Array(text.utf8)
         var out: [UInt8] = []
         var i = 0
@@ -30,11 +30,14 @@ enum SSIDText {
     }
 
     /// The inverse of `octets`, for messages.
-    static func escaped(_ octets: [UInt8]) -> String {
+    public static func escaped(_ octets: [UInt8]) -> String {
         guard let text = String(validating: octets, as: UTF8.self),
             !text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
         else {
-            return octets.map { (0x20..<0x7F).contains($0) && $0 != UInt8(ascii: "\\") ? String(Unicode.Scalar($0)) : "\\x" + hexByte($0) }.joined()
+            return octets.map { octet in
+                if octet == UInt8(ascii: "\\") { return "\\\\" }
+                return (0x20..<0x7F).contains(octet) ? String(Unicode.Scalar(octet)) : "\\x" + hexByte(octet)
+            }.joined()
         }
         return text.split(separator: "\\", omittingEmptySubsequences: false).joined(separator: "\\\\")
     }

@@ -10,6 +10,9 @@ public final class GrantStore {
     public static let defaultDirectory = "/var/lib/accessoryd"
 
     public let path: String
+    /// The state directory; made on the first write when accessoryd runs
+    /// outside systemd (which makes it from StateDirectory=).
+    public let directory: String
     public private(set) var grants: [AccessoryID: Grant] = [:]
 
     /// What `load` found, for the daemon to report.
@@ -21,6 +24,7 @@ public final class GrantStore {
     }
 
     public init(directory: String = GrantStore.defaultDirectory) {
+        self.directory = directory
         path = directory + "/grants"
     }
 
@@ -53,12 +57,14 @@ public final class GrantStore {
     public func save(_ grant: Grant) throws(SystemError) {
         var next = grants
         next[grant.accessory] = grant
+        try FileSystem.makeDirectory(directory)
         try AtomicFile.replace(path, with: GrantStoreCodec.encode(Array(next.values)))
         grants = next
     }
 
     /// Replaces every grant at once (a migration adds several in one write).
     public func replaceAll(_ next: [AccessoryID: Grant]) throws(SystemError) {
+        try FileSystem.makeDirectory(directory)
         try AtomicFile.replace(path, with: GrantStoreCodec.encode(Array(next.values)))
         grants = next
     }

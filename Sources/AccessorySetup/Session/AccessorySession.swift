@@ -134,7 +134,7 @@ public final class AccessorySession: Sendable {
     ) async throws(AccessorySetupError) {
         try await sessionCall("UpdateAuthorization") {
             $0.append(objectPath: AgentBusNames.path(of: accessory.id))
-                .append(pairs: DescriptorWireFormat.pairs(of: descriptor))
+                .append(pairs: DescriptorFields.fields(of: descriptor))
         }
     }
 

@@ -8,7 +8,7 @@ enum AccessoryProperties {
     /// Why the properties do not describe an accessory.
     enum DecodingError: Error, Hashable, Sendable, CustomStringConvertible {
         case invalidValue(property: String, value: String)
-        case invalidDescriptor(DescriptorWireFormat.DecodingError)
+        case invalidDescriptor(DescriptorFields.FieldError)
 
         var description: String {
             switch self {
@@ -53,7 +53,7 @@ enum AccessoryProperties {
             }
             let descriptor: DiscoveryDescriptor
             do {
-                descriptor = try DescriptorWireFormat.descriptor(from: self.descriptor.map { (key: $0.key, value: $0.value) })
+                descriptor = try DescriptorFields.descriptor(from: self.descriptor.map { (key: $0.key, value: $0.value) })
             } catch {
                 throw .invalidDescriptor(error)
             }

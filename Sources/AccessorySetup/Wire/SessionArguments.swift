@@ -13,7 +13,7 @@ extension BusReply {
                 array.container("r", "ssa{ss}asas") { entry in
                     entry.append(item.name)
                         .append(item.productImagePath ?? "")
-                        .append(pairs: DescriptorWireFormat.pairs(of: item.descriptor))
+                        .append(pairs: DescriptorFields.fields(of: item.descriptor))
                         .append(strings: item.setupOptions.words)
                         .append(strings: item.renameOptions.words)
                 }
@@ -25,7 +25,7 @@ extension BusReply {
     @discardableResult
     func append(settings: PickerDisplaySettings) -> Self {
         append(pairs: [
-            ("DiscoveryTimeout", settings.discoveryTimeout.wireValue),
+            ("DiscoveryTimeout", settings.discoveryTimeout.text),
             ("FilterDiscoveryResults", settings.filterDiscoveryResults ? "true" : "false"),
         ])
     }
@@ -44,7 +44,7 @@ extension BusReply {
     @discardableResult
     func append(accessorySettings settings: AccessorySettings) -> Self {
         var pairs: [(key: String, value: String)] = []
-        if let ssid = settings.ssid { pairs.append(("SSID", SSIDWireText.text(ssid.bytes))) }
+        if let ssid = settings.ssid { pairs.append(("SSID", SSIDText.escaped(ssid.bytes))) }
         if let bridging = settings.bridgingIdentifier { pairs.append(("BridgingIdentifier", bridging)) }
         return append(pairs: pairs)
     }
@@ -58,8 +58,8 @@ extension BusReply {
                 array.container("r", "sssa{ss}") { entry in
                     entry.append(item.name)
                     entry.append(item.bluetoothIdentifier.map(\.wireValue) ?? "")
-                    entry.append(item.ssid.map { SSIDWireText.text($0.bytes) } ?? "")
-                    entry.append(pairs: DescriptorWireFormat.pairs(of: item.descriptor))
+                    entry.append(item.ssid.map { SSIDText.escaped($0.bytes) } ?? "")
+                    entry.append(pairs: DescriptorFields.fields(of: item.descriptor))
                 }
             }
         }
@@ -75,18 +75,6 @@ extension PickerDisplayItem.SetupOptions {
 
 extension AccessoryRenameOptions {
     var words: [String] { contains(.ssid) ? ["ssid"] : [] }
-}
-
-extension PickerDisplaySettings.DiscoveryTimeout {
-    var wireValue: String {
-        switch self {
-        case .short: "short"
-        case .medium: "medium"
-        case .long: "long"
-        case .unbounded: "unbounded"
-        case .seconds(let seconds): "\(seconds)"
-        }
-    }
 }
 
 extension BluetoothDeviceIdentifier {

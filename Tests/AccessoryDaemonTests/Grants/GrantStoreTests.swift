@@ -47,8 +47,15 @@ import Testing
             == .setAside(reason: .truncated, setAsideAs: store.path + ".corrupt-2"))
     }
 
+    @Test func aMissingStateDirectoryIsMadeOnTheFirstSave() throws {
+        let store = GrantStore(directory: directory + "/state")
+        try store.save(grant)
+        #expect(try GrantStore(directory: directory + "/state").load() == .loaded(count: 1))
+    }
+
     @Test func aFailedSaveChangesNothing() throws {
-        let store = GrantStore(directory: directory + "/missing")
+        // Only the state directory itself is made, never its parents.
+        let store = GrantStore(directory: directory + "/missing/state")
         #expect(throws: (any Error).self) { try store.save(grant) }
         #expect(store.grants.isEmpty)
     }

@@ -52,8 +52,10 @@ class PickerTests(LabTestCase):
                 handle.write(text)
         lab.run(["ip", "link", "set", "wlan0", "up"]).check()
         config = lab.write_file("accessoryd.conf", CONFIG)
+        # As systemd's StateDirectory= would: grants go to the scenario's scratch.
+        state = os.path.join(lab.scratch_dir, "state")
         cls.daemon = lab.start_daemon([lab.binary("accessoryd"), "--config", config, "--apps", apps,
-                                       "--log-target=journal"])
+                                       "--log-target=journal"], env={**os.environ, "STATE_DIRECTORY": state})
         cls.daemon.wait_ready(timeout=90)
         cls.sensor = next(c.address for c in lab.bluetooth_controllers() if c.name == "hci1")
 
