@@ -66,11 +66,11 @@ let package = Package(
                 "AccessorySetup", "AccessoryCore", "AccessoryDaemon", "AccessorySystem",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
-        .target(name: "AccessorySetup", dependencies: ["AccessoryCore", "CSystemd", "AccessorySystem"]),
+        .target(name: "AccessorySetup", dependencies: ["AccessoryCore", "AccessoryCodecs", "CSystemd", "AccessorySystem"]),
         .executableTarget(name: "accessory-example", dependencies: ["AccessorySetup"]),
         // The lab's Bluetooth LE accessory (GATT over L2CAP); not shipped.
         .executableTarget(
-            name: "lab-peripheral", dependencies: ["AccessoryCore", "AccessoryCodecs", "AccessorySystem"]),
+            name: "lab-peripheral", dependencies: ["AccessoryCore", "AccessoryCodecs", "AccessorySystem", "AccessorySetup"]),
         .executableTarget(
             name: "accessory-bench", dependencies: ["AccessoryCore", "AccessoryCodecs", "TestSupport"]),
 

@@ -6,6 +6,9 @@ struct Options {
     var bluetoothService: BluetoothUUID?
     var nameSubstring: String?
     var ssidPrefix: String?
+    /// `SERVICE/CHARACTERISTIC`: read it over a channel to the Bluetooth accessory.
+    var read: (service: BluetoothUUID, characteristic: BluetoothUUID)?
+    var hold = false
     var help = false
 
     static let usage = """
@@ -21,11 +24,18 @@ struct Options {
           --name-substring TEXT      ... whose name contains TEXT (AccessorySetupKit's
                                      rules want a name or data besides the service)
           --wifi-ssid-prefix PREFIX  a Wi-Fi accessory whose hotspot's SSID starts with PREFIX
+          --read SERVICE/CHARACTERISTIC
+                                     then read this characteristic of the Bluetooth
+                                     accessory (picked now, or else the first one the
+                                     app has) over a channel accessoryd hands over
+          --hold                     with --read: keep the channel, read again for
+                                     every line on stdin, until stdin ends
           --bus-address ADDRESS      a bus other than the system bus (tests)
           --help                     this text
 
-        Exit status: 0 with the accessory picked, 1 when the picker or the
-        session failed, 2 for a bad command line.
+        Exit status: 0 with the accessory picked (and read), 1 when the picker,
+        the session or the channel failed, 2 for a bad command line, 3 when a
+        read on a held channel failed (the channel was taken away).
         """
 
     struct UsageError: Error, CustomStringConvertible {
@@ -50,9 +60,18 @@ struct Options {
                 bluetoothService = uuid
             case "--name-substring": nameSubstring = try value(of: argument)
             case "--wifi-ssid-prefix": ssidPrefix = try value(of: argument)
+            case "--read":
+                let text = try value(of: argument)
+                let parts = text.split(separator: "/", maxSplits: 1).map(String.init)
+                guard parts.count == 2, let service = BluetoothUUID(parts[0]), let characteristic = BluetoothUUID(parts[1]) else {
+                    throw UsageError(description: "--read wants SERVICE/CHARACTERISTIC, two Bluetooth UUIDs")
+                }
+                read = (service, characteristic)
+            case "--hold": hold = true
             default: throw UsageError(description: "unknown argument \(argument)")
             }
         }
+        if hold, read == nil { throw UsageError(description: "--hold goes with --read") }
         if nameSubstring != nil, bluetoothService == nil {
             throw UsageError(description: "--name-substring needs --bluetooth-service")
         }

@@ -27,6 +27,14 @@ do {
 
 let items = options.pickerItems
 if items.isEmpty {
+    // Nothing to ask for: use what the app already has.
+    if let read = options.read {
+        guard let sensor = session.accessories.first(where: { $0.bluetoothIdentifier != nil }) else {
+            printError("this app has no Bluetooth accessory to read from")
+            exit(1)
+        }
+        exit(await readCharacteristic(of: sensor, read, hold: options.hold))
+    }
     session.invalidate()
     exit(0)
 }
@@ -61,4 +69,32 @@ guard let picked else {
     exit(1)
 }
 say("picked: " + describe(picked))
+if let read = options.read, picked.bluetoothIdentifier != nil {
+    exit(await readCharacteristic(of: picked, read, hold: options.hold))
+}
 exit(0)
+
+/// What an app does with its accessory: asks accessoryd for a channel and
+/// reads a characteristic over it, with no capability of its own.
+func readCharacteristic(
+    of accessory: Accessory, _ what: (service: BluetoothUUID, characteristic: BluetoothUUID), hold: Bool
+) async -> Int32 {
+    let channel: BluetoothChannel
+    do {
+        channel = try await session.openBluetoothChannel(to: accessory)
+    } catch {
+        printError("no channel to \(accessory.displayName): \(error)")
+        return 1
+    }
+    let gatt = GATTClient(channel)
+    repeat {
+        do {
+            let value = try gatt.readCharacteristic(what.characteristic, of: what.service)
+            say("read: \(what.characteristic) = \"\(String(decoding: value, as: UTF8.self))\"")
+        } catch {
+            printError("read failed: \(error)")
+            return hold ? 3 : 1
+        }
+    } while hold && readLine() != nil
+    return 0
+}

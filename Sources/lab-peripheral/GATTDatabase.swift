@@ -10,8 +10,8 @@ struct GATTDatabase {
         var value: [UInt8]
     }
 
-    static let primaryService = BluetoothUUID(uuid16: 0x2800)
-    static let characteristic = BluetoothUUID(uuid16: 0x2803)
+    static let primaryService = GATTAttributeType.primaryService
+    static let characteristic = GATTAttributeType.characteristic
     /// Characteristic properties: Read (Core Spec Vol 3 Part G §3.3.1.1).
     static let readProperty: UInt8 = 0x02
 

@@ -1,4 +1,5 @@
 import AccessoryCore
+import AccessorySetup
 import AccessorySystem
 import Glibc
 
@@ -84,7 +85,7 @@ case "central":
             fail("connect failed: \(error)")
         }
     }
-    let reader = CharacteristicReader(bearer: ATTBearer(fd: fd))
+    let reader = GATTClient(fileDescriptor: fd)
     let handle: UInt16
     do {
         _ = try reader.exchangeMTU(64)

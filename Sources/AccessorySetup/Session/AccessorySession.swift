@@ -16,7 +16,7 @@ public final class AccessorySession: Sendable {
     /// The session's events, oldest first; the stream ends after `invalidated`.
     /// Meant for one reader, as `ASAccessorySession`'s event handler is one.
     public let events: AsyncStream<AccessoryEvent>
-    private let core: SessionCore
+    let core: SessionCore
 
     /// A session with the agent on the system bus, or on the bus at
     /// `busAddress` (`unix:path=…`, for tests). Nothing happens until `activate()`.

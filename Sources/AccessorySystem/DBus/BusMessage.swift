@@ -1,4 +1,5 @@
 import CSystemd
+import Glibc
 
 /// A received D-Bus message, read argument by argument in signature order.
 /// Reading past the end or the wrong type is an `InvalidArgs` error for the caller.
@@ -146,6 +147,14 @@ extension BusMessage {
             throw .invalidArguments("expected a file descriptor argument")
         }
         return value
+    }
+
+    /// A `h` argument as a descriptor of the caller's own (a duplicate, close-on-exec).
+    public func takeFileDescriptor() throws(BusError) -> Int32 {
+        let borrowed = try readFileDescriptor()
+        let own = fcntl(borrowed, F_DUPFD_CLOEXEC, 3)
+        guard own >= 0 else { throw BusError(name: "org.freedesktop.DBus.Error.Failed", message: "cannot keep the descriptor: errno \(errno)") }
+        return own
     }
 
     /// Skips the rest of the current container or message.

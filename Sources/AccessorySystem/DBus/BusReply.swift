@@ -37,6 +37,13 @@ public final class BusReply {
     }
 
     @discardableResult
+    public func append(_ value: UInt16) -> Self {
+        var v = value
+        check(sd_bus_message_append_basic(message, CChar(UInt8(ascii: "q")), &v))
+        return self
+    }
+
+    @discardableResult
     public func append(_ value: UInt64) -> Self {
         var v = value
         check(sd_bus_message_append_basic(message, CChar(UInt8(ascii: "t")), &v))

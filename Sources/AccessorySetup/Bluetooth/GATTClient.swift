@@ -1,19 +1,26 @@
 import AccessoryCodecs
 import AccessoryCore
+import AccessorySystem
 
-/// The central's side: finds a service's characteristic by UUIDs the way a
-/// GATT client does (Read By Group Type for primary services, Read By Type
-/// for characteristic declarations) and reads its value.
-struct CharacteristicReader {
+/// A small GATT client over a handed-over channel: finds a service's
+/// characteristic by UUIDs the way a GATT client does (Read By Group Type for
+/// primary services, Read By Type for characteristic declarations) and reads
+/// its value. Blocking, one request at a time: enough for reading a sensor;
+/// an app with more to do speaks ATT over `BluetoothChannel.fileDescriptor` itself.
+public struct GATTClient: Sendable {
     let bearer: ATTBearer
 
-    enum Failure: Error, CustomStringConvertible {
+    public init(_ channel: BluetoothChannel) { bearer = ATTBearer(fd: channel.fileDescriptor) }
+
+    public init(fileDescriptor: Int32) { bearer = ATTBearer(fd: fileDescriptor) }
+
+    public enum Failure: Error, CustomStringConvertible {
         case bearer(ATTBearer.Failure)
         case notFound(String)
         case error(ATTErrorCode, String)
         case unexpected(ATTPDU)
 
-        var description: String {
+        public var description: String {
             switch self {
             case .bearer(let failure): "\(failure)"
             case .notFound(let what): "\(what) not found"
@@ -23,7 +30,7 @@ struct CharacteristicReader {
         }
     }
 
-    func exchangeMTU(_ mtu: UInt16) throws(Failure) -> UInt16 {
+    public func exchangeMTU(_ mtu: UInt16) throws(Failure) -> UInt16 {
         switch try ask(.exchangeMTURequest(clientRxMTU: mtu)) {
         case .exchangeMTUResponse(let server): return min(mtu, server)
         case .errorResponse: return ATTPDU.defaultLEMTU
@@ -32,10 +39,10 @@ struct CharacteristicReader {
     }
 
     /// The handle range of the primary service `service`.
-    func findService(_ service: BluetoothUUID) throws(Failure) -> ATTHandleRange {
+    public func findService(_ service: BluetoothUUID) throws(Failure) -> ATTHandleRange {
         var start: UInt16 = 1
         while true {
-            let response = try ask(.readByGroupTypeRequest(ATTHandleRange(start: start, end: 0xFFFF), type: GATTDatabase.primaryService))
+            let response = try ask(.readByGroupTypeRequest(ATTHandleRange(start: start, end: 0xFFFF), type: GATTAttributeType.primaryService))
             guard case .readByGroupTypeResponse(let groups) = response else {
                 if case .errorResponse(_, _, .attributeNotFound) = response { throw .notFound("service \(service)") }
                 throw .unexpected(response)
@@ -49,10 +56,10 @@ struct CharacteristicReader {
     }
 
     /// The value handle of `characteristic` within `range`.
-    func findCharacteristic(_ characteristic: BluetoothUUID, in range: ATTHandleRange) throws(Failure) -> UInt16 {
+    public func findCharacteristic(_ characteristic: BluetoothUUID, in range: ATTHandleRange) throws(Failure) -> UInt16 {
         var start = range.start
         while start <= range.end {
-            let response = try ask(.readByTypeRequest(ATTHandleRange(start: start, end: range.end), type: GATTDatabase.characteristic))
+            let response = try ask(.readByTypeRequest(ATTHandleRange(start: start, end: range.end), type: GATTAttributeType.characteristic))
             guard case .readByTypeResponse(let declarations) = response else {
                 if case .errorResponse(_, _, .attributeNotFound) = response { break }
                 throw .unexpected(response)
@@ -70,7 +77,7 @@ struct CharacteristicReader {
         throw .notFound("characteristic \(characteristic)")
     }
 
-    func read(_ handle: UInt16) throws(Failure) -> [UInt8] {
+    public func read(_ handle: UInt16) throws(Failure) -> [UInt8] {
         switch try ask(.readRequest(handle: handle)) {
         case .readResponse(let value): return value
         case .errorResponse(_, _, let code): throw .error(code, "read 0x\(String(handle, radix: 16))")
@@ -80,5 +87,11 @@ struct CharacteristicReader {
 
     private func ask(_ pdu: ATTPDU) throws(Failure) -> ATTPDU {
         do { return try bearer.request(pdu) } catch { throw .bearer(error) }
+    }
+
+    /// Finds and reads `characteristic` of `service` in one go.
+    public func readCharacteristic(_ characteristic: BluetoothUUID, of service: BluetoothUUID) throws(Failure) -> [UInt8] {
+        _ = try exchangeMTU(ATTPDU.defaultLEMTU)
+        return try read(findCharacteristic(characteristic, in: findService(service)))
     }
 }

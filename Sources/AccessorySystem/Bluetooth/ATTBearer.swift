@@ -3,17 +3,19 @@ import Glibc
 
 /// ATT PDUs over a connected L2CAP socket, blocking with a deadline per PDU:
 /// one read is one PDU on a SOCK_SEQPACKET socket.
-struct ATTBearer {
-    let fd: Int32
+public struct ATTBearer: Sendable {
+    public let fd: Int32
 
-    enum Failure: Error, CustomStringConvertible {
+    public init(fd: Int32) { self.fd = fd }
+
+    public enum Failure: Error, Hashable, Sendable, CustomStringConvertible {
         /// The channel ended (read returned 0, or the socket was shut down).
         case closed
         case timedOut
         case system(String, Int32)
         case malformed(ATTDecodingError)
 
-        var description: String {
+        public var description: String {
             switch self {
             case .closed: "channel closed"
             case .timedOut: "no answer"
@@ -23,9 +25,9 @@ struct ATTBearer {
         }
     }
 
-    func send(_ pdu: ATTPDU) throws(Failure) { try send(pdu.encoded) }
+    public func send(_ pdu: ATTPDU) throws(Failure) { try send(pdu.encoded) }
 
-    func send(_ bytes: [UInt8]) throws(Failure) {
+    public func send(_ bytes: [UInt8]) throws(Failure) {
         while true {
             let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
             if written == bytes.count { return }
@@ -36,7 +38,7 @@ struct ATTBearer {
     }
 
     /// The next PDU's bytes; `.closed` at the end of the channel.
-    func receiveBytes(timeoutSeconds: Int32 = 10) throws(Failure) -> [UInt8] {
+    public func receiveBytes(timeoutSeconds: Int32 = 10) throws(Failure) -> [UInt8] {
         var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
         while true {
             let ready = poll(&descriptor, 1, timeoutSeconds * 1000)
@@ -60,7 +62,7 @@ struct ATTBearer {
 
     /// Sends a request and returns its response, answering anything the
     /// peer sends meanwhile (its own requests are not supported here).
-    func request(_ pdu: ATTPDU) throws(Failure) -> ATTPDU {
+    public func request(_ pdu: ATTPDU) throws(Failure) -> ATTPDU {
         try send(pdu)
         while true {
             let bytes = try receiveBytes()

@@ -1,0 +1,16 @@
+import AccessorySystem
+import Glibc
+
+/// A connected Bluetooth LE channel to one of the app's accessories, opened
+/// by accessoryd and handed over: the ATT channel, or a connection-oriented
+/// channel on a PSM. The app needs no capability of its own to use it.
+/// Closing it (or releasing it) ends the app's end; removing the accessory
+/// ends it from accessoryd's side too.
+public final class BluetoothChannel: Sendable {
+    /// The connected L2CAP socket (SOCK_SEQPACKET: one read, one PDU).
+    public let fileDescriptor: Int32
+
+    init(fileDescriptor: Int32) { self.fileDescriptor = fileDescriptor }
+
+    deinit { Glibc.close(fileDescriptor) }
+}

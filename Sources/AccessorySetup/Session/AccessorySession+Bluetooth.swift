@@ -1,0 +1,19 @@
+import AccessoryCore
+import AccessorySystem
+
+extension AccessorySession {
+    /// A connected channel to `accessory` (a Bluetooth accessory this app
+    /// holds): the ATT channel when `psm` is 0, else the connection-oriented
+    /// channel on that PSM. `connectionFailed`, with the reason, when the
+    /// accessory cannot be reached.
+    public func openBluetoothChannel(to accessory: Accessory, psm: UInt16 = 0) async throws(AccessorySetupError) -> BluetoothChannel {
+        let (thread, path) = try core.active()
+        let fd = try await thread.perform { context throws(AccessorySetupError) -> Int32 in
+            let reply = try AgentCalls.call(context, path: path, interface: AgentBusNames.session, member: "OpenBluetoothChannel") {
+                $0.append(objectPath: AgentBusNames.path(of: accessory.id)).append(psm)
+            }
+            return try AgentCalls.decode("OpenBluetoothChannel reply") { () throws(BusError) in try reply.takeFileDescriptor() }
+        }
+        return BluetoothChannel(fileDescriptor: fd)
+    }
+}
