@@ -19,6 +19,9 @@ public struct HotspotJoinStateMachine {
     private var notFoundScans = 0
     private var rejections: [UInt16] = []
     private var handshakeFailures = 0
+    /// Once the hotspot took the key, a later handshake failure is the radio's
+    /// doing (a timeout under load), not a wrong key: wpa_supplicant retries.
+    private var keyAccepted = false
 
     public init(interface: String, policy: HotspotJoinPolicy = HotspotJoinPolicy(), clock: any MonotonicClock) {
         self.interface = interface
@@ -41,14 +44,15 @@ public struct HotspotJoinStateMachine {
         switch (phase, signal) {
         case (.associating, .connected):
             phase = .obtainingAddress
+            keyAccepted = true
         case (.obtainingAddress, .addressObtained(let address)):
             return finish(.joined(interface: interface, address: address))
         case (.obtainingAddress, .disconnected):
             // wpa_supplicant reconnects by itself; the DHCP client carries on once it has.
             phase = .associating
-        case (_, .temporarilyDisabled(let reason)) where reason == "WRONG_KEY":
+        case (_, .temporarilyDisabled(let reason)) where reason == "WRONG_KEY" && !keyAccepted:
             return finish(.wrongKey)
-        case (.associating, .handshakeFailed):
+        case (.associating, .handshakeFailed) where !keyAccepted:
             handshakeFailures += 1
         case (.associating, .networkNotFound):
             notFoundScans += 1

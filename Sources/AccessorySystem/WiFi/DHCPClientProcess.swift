@@ -36,7 +36,7 @@ public final class DHCPClientProcess {
     deinit { stop() }
 
     /// Starts udhcpc; `onLease` gets each address it configures, `onExit` its
-    /// exit status if it ends by itself (it gave up: `-n`).
+    /// exit status if it ends by itself (it cannot run, or the interface went away).
     public func start(
         loop: EventLoop, onLease: @escaping (IPv4Address) -> Void, onExit: @escaping (Int32) -> Void
     ) throws(SystemError) {
@@ -51,12 +51,27 @@ public final class DHCPClientProcess {
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_adddup2(&actions, fds[1], 1)
-        let arguments = [program, "-f", "-R", "-n", "-i", interface, "-s", scriptPath, "-p", pidFile,
-                         "-t", "5", "-T", "2"]
+        // No -n: udhcpc keeps asking (4 discovers 2 s apart, then a 2 s pause, again)
+        // through a link that drops and comes back; the join's deadline bounds it.
+        let arguments = [program, "-f", "-R", "-i", interface, "-s", scriptPath, "-p", pidFile,
+                         "-t", "4", "-T", "2", "-A", "2"]
         var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
         defer { for argument in argv { free(argument) } }
+        // The event loop blocks SIGTERM and friends for its signalfd, and a child
+        // inherits that mask: udhcpc would never see the SIGTERM that makes it release.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var unblocked = sigset_t()
+        sigemptyset(&unblocked)
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        for signal in [SIGTERM, SIGINT, SIGHUP, SIGUSR1, SIGUSR2, SIGCHLD] { sigaddset(&defaults, signal) }
+        posix_spawnattr_setsigmask(&attributes, &unblocked)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         var child: pid_t = 0
-        let result = posix_spawn(&child, program, &actions, nil, &argv, environ)
+        let result = posix_spawn(&child, program, &actions, &attributes, &argv, environ)
         close(fds[1])
         guard result == 0 else {
             close(fds[0])

@@ -34,6 +34,18 @@ struct HotspotJoinStateMachineTests {
         #expect(join.handle(.temporarilyDisabled(reason: "WRONG_KEY")) == .wrongKey)
     }
 
+    @Test("after the hotspot took the key once, a failed handshake is not a wrong key")
+    func handshakeFailureAfterConnecting() {
+        let clock = ManualClock()
+        var join = machine(clock)
+        join.handle(.connected)
+        join.handle(.disconnected(reason: 15))
+        #expect(join.handle(.handshakeFailed) == nil)
+        #expect(join.handle(.temporarilyDisabled(reason: "WRONG_KEY")) == nil)
+        join.handle(.connected)
+        #expect(join.handle(.addressObtained(address)) == .joined(interface: "wlan0", address: address))
+    }
+
     @Test("another TEMP-DISABLED reason waits for wpa_supplicant to retry")
     func otherTemporaryDisable() {
         var join = machine(ManualClock())
