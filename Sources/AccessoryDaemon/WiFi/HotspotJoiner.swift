@@ -40,18 +40,14 @@ public final class HotspotJoiner {
     ) throws(HotspotJoinError) -> HotspotJoin {
         guard Self.isPlainInterfaceName(interface) else { throw .invalidInterfaceName(interface) }
         guard joins[interface] == nil else { throw .alreadyJoined(interface: interface) }
+        let managed: Bool
         do {
-            if try NetworkManagerDeviceState.manages(interface, directory: settings.networkManagerDirectory) {
-                throw HotspotJoinError.managedByNetworkManager(interface: interface)
-            }
+            managed = try NetworkManagerDeviceState.manages(interface, directory: settings.networkManagerDirectory)
             try AgentDirectories.ensure(settings.runtimeDirectory)
-        } catch let error as HotspotJoinError {
-            throw error
-        } catch let error as SystemError {
-            throw .system(error)
         } catch {
-            throw .invalidInterfaceName(interface)
+            throw .system(error)
         }
+        if managed { throw .managedByNetworkManager(interface: interface) }
 
         let client: WPASupplicantClient
         let previous: NetworkSnapshot

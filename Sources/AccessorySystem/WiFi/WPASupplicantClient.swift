@@ -36,20 +36,16 @@ public final class WPASupplicantClient {
     /// Sends `command` and returns its reply's bytes. A reply left over from an
     /// earlier request that timed out is discarded first, so replies never shift.
     public func request(_ command: WPACommand) throws(WPAControlError) -> [UInt8] {
+        let reply: [UInt8]?
         do {
             while try requests.receive() != nil {}
             try requests.send(command.bytes)
-            guard let reply = try requests.receive(waitingUpTo: requestTimeout) else {
-                throw WPAControlError.noReply(command: command.description)
-            }
-            return reply
-        } catch let error as SystemError {
-            throw .system(error)
-        } catch let error as WPAControlError {
-            throw error
+            reply = try requests.receive(waitingUpTo: requestTimeout)
         } catch {
-            throw .noReply(command: command.description)
+            throw .system(error)
         }
+        guard let reply else { throw .noReply(command: command.description) }
+        return reply
     }
 
     /// Sends `command` and expects `OK`.
@@ -86,34 +82,34 @@ public final class WPASupplicantClient {
         onMalformed: @escaping (WPAEventError) -> Void = { _ in }
     ) throws(WPAControlError) {
         detach()
+        let socket: WPAControlSocket
         do {
-            let socket = try WPAControlSocket(controlPath: controlPath, localPath: Self.localPath(runtimeDirectory, interface, "events"))
+            socket = try WPAControlSocket(controlPath: controlPath, localPath: Self.localPath(runtimeDirectory, interface, "events"))
             try socket.send(WPACommand.attach.bytes)
-            // Events may already flow before the OK; wait for the OK itself.
-            var attached = false
-            while !attached {
-                guard let reply = try socket.receive(waitingUpTo: requestTimeout) else {
-                    throw WPAControlError.noReply(command: "ATTACH")
-                }
-                if reply.first == UInt8(ascii: "<") { continue }
-                do { try WPAReply.expectOK(reply) } catch { throw WPAControlError.reply(error, command: "ATTACH") }
-                attached = true
-            }
-            events = socket
-            self.loop = loop
+        } catch {
+            throw .system(error)
+        }
+        // Events may already flow before the OK; wait for the OK itself.
+        while true {
+            let reply: [UInt8]?
+            do { reply = try socket.receive(waitingUpTo: requestTimeout) } catch { throw .system(error) }
+            guard let reply else { throw .noReply(command: "ATTACH") }
+            if reply.first == UInt8(ascii: "<") { continue }
+            do { try WPAReply.expectOK(reply) } catch { throw .reply(error, command: "ATTACH") }
+            break
+        }
+        do {
             eventWatch = try loop.watch(fd: socket.fd) { [weak self, weak socket] _ in
                 guard let socket, self != nil else { return }
                 while let datagram = try? socket.receive() {
                     do throws(WPAEventError) { onEvent(try WPAEventParser.parse(datagram)) } catch { onMalformed(error) }
                 }
             }
-        } catch let error as SystemError {
-            throw .system(error)
-        } catch let error as WPAControlError {
-            throw error
         } catch {
-            throw .noReply(command: "ATTACH")
+            throw .system(error)
         }
+        events = socket
+        self.loop = loop
     }
 
     /// Stops the events: DETACH (best effort) and close.

@@ -1,6 +1,8 @@
 import AccessoryCodecs
 import AccessoryCore
+import AccessorySystem
 import Foundation
+import Glibc
 import Testing
 
 @testable import AccessoryDaemon
@@ -72,6 +74,50 @@ struct HotspotJoinRecordTests {
         for good in ["wlan0", "wlp2s0", "wl.x-1_2", "a"] { #expect(HotspotJoiner.isPlainInterfaceName(good)) }
         for bad in ["", ".", "..", "wlan0/x", "a b", "wlan\"0", "0123456789abcdef", "wlan0\n"] {
             #expect(!HotspotJoiner.isPlainInterfaceName(bad), "\(bad)")
+        }
+    }
+}
+
+@Suite("Hotspot joiner refusals")
+struct HotspotJoinerRefusalTests {
+    @Test("an interface NetworkManager manages is refused, by name, before wpa_supplicant is asked")
+    func networkManager() throws {
+        let base = FileManager.default.temporaryDirectory.appendingPathComponent("join-\(UUID().uuidString.prefix(8))").path
+        let devices = "\(base)/devices"
+        try FileManager.default.createDirectory(atPath: devices, withIntermediateDirectories: true)
+        try "[device]\nmanaged=true\n".write(toFile: "\(devices)/\(if_nametoindex("lo"))", atomically: true, encoding: .utf8)
+        let settings = HotspotJoinSettings(
+            controlDirectory: "\(base)/no-wpa", runtimeDirectory: "\(base)/run", stateDirectory: "\(base)/state",
+            networkManagerDirectory: devices)
+        let joiner = HotspotJoiner(loop: try EventLoop(), settings: settings)
+        let error = #expect(throws: HotspotJoinError.self) {
+            try joiner.join(ssid: SSID("Lamp")!, credential: .open, interface: "lo") { _ in }
+        }
+        #expect(error == .managedByNetworkManager(interface: "lo"))
+        #expect(error?.description.contains("lo is managed by NetworkManager") == true)
+        #expect(!FileManager.default.fileExists(atPath: "\(base)/state"), "nothing was recorded")
+    }
+
+    @Test("no wpa_supplicant on the interface: refused, nothing recorded")
+    func noSupplicant() throws {
+        let base = FileManager.default.temporaryDirectory.appendingPathComponent("join-\(UUID().uuidString.prefix(8))").path
+        let settings = HotspotJoinSettings(
+            controlDirectory: "\(base)/no-wpa", runtimeDirectory: "\(base)/run", stateDirectory: "\(base)/state",
+            networkManagerDirectory: "\(base)/no-nm")
+        try FileManager.default.createDirectory(atPath: base, withIntermediateDirectories: true)
+        let joiner = HotspotJoiner(loop: try EventLoop(), settings: settings)
+        #expect(throws: HotspotJoinError.self) {
+            try joiner.join(ssid: SSID("Lamp")!, credential: .open, interface: "lo") { _ in }
+        }
+        #expect(joiner.join(on: "lo") == nil)
+        #expect(!FileManager.default.fileExists(atPath: "\(base)/state"))
+    }
+
+    @Test("a bad interface name is refused before anything else")
+    func badName() throws {
+        let joiner = HotspotJoiner(loop: try EventLoop(), settings: HotspotJoinSettings(runtimeDirectory: "/nonexistent", stateDirectory: "/nonexistent"))
+        #expect(throws: HotspotJoinError.invalidInterfaceName("../x")) {
+            try joiner.join(ssid: SSID("Lamp")!, credential: .open, interface: "../x") { _ in }
         }
     }
 }
