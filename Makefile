@@ -12,7 +12,7 @@ VIRTME_NG    := virtme-ng==1.42
 BUILD_PACKAGES := pkg-config libsystemd-dev libnl-genl-3-dev libbluetooth-dev dpkg-dev \
                   dbus systemd python3-dbus python3-gi
 # The lab: Debian's kernel under QEMU with virtual radios, and the real radio daemons.
-LAB_PACKAGES := qemu-system-x86 linux-image-amd64 kmod busybox-static systemd udev \
+LAB_PACKAGES := qemu-system-x86 linux-image-amd64 kmod busybox-static udhcpc systemd udev \
                 bluez bluez-test-tools hostapd wpasupplicant iw iproute2 dnsmasq tcpdump python3 wireless-regdb
 
 .PHONY: all build test unit-test lab-test demo bench deb deps build-deps lab-deps clean

@@ -58,7 +58,27 @@ struct AccessoryDaemonCommand: ParsableCommand {
     @OptionGroup(title: "Bluetooth LE channels")
     var connectOptions: ConnectOptions
 
+    @Option(name: .long, help: ArgumentHelp(
+        "Join this Wi-Fi hotspot (the passphrase is read from stdin), print the result, stay joined until SIGTERM, SIGINT or the end of stdin, then restore the previous network.",
+        valueName: "ssid"))
+    var joinHotspot: String?
+
+    @Option(name: .long, help: ArgumentHelp("With --join-hotspot: the SSID's bytes as hex, for SSIDs that are not text.", valueName: "hex"))
+    var joinHotspotHex: String?
+
+    @Option(name: .long, help: ArgumentHelp("With --join-hotspot: the Wi-Fi interface to join with.", valueName: "interface"))
+    var interface: String?
+
+    @Option(name: .long, help: ArgumentHelp(
+        "With --join-hotspot: wpa_supplicant's control directory (default /run/wpa_supplicant).", valueName: "dir"))
+    var wpaControlDirectory: String?
+
     mutating func validate() throws {
+        if (joinHotspot != nil || joinHotspotHex != nil) != (interface != nil) {
+            throw ValidationError("--join-hotspot (or --join-hotspot-hex) and --interface go together")
+        }
+        if joinHotspot != nil && joinHotspotHex != nil { throw ValidationError("give --join-hotspot or --join-hotspot-hex, not both") }
+        if wpaControlDirectory != nil && interface == nil { throw ValidationError("--wpa-control-directory goes with --join-hotspot") }
         if replaySpeed != nil && replay == nil { throw ValidationError("--replay-speed goes with --replay") }
         if replay != nil && probe { throw ValidationError("--replay and --probe do not go together") }
         if descriptors != nil && !monitor { throw ValidationError("--descriptors goes with --monitor") }
@@ -71,6 +91,17 @@ struct AccessoryDaemonCommand: ParsableCommand {
         logTarget.bootstrap(identifier: Daemon.identifier)
         if connectOptions.isRequested {
             let status = connectOptions.run()
+            if status != 0 { throw ExitCode(status) }
+            return
+        }
+        if let interface {
+            let ssid = joinHotspotHex.map { bytes(fromHex: $0).flatMap { SSID(bytes: $0) } } ?? joinHotspot.flatMap { SSID($0) }
+            guard let ssid else { throw ValidationError("not an SSID (at most 32 bytes; hex with --join-hotspot-hex)") }
+            var settings = HotspotJoinSettings()
+            if let wpaControlDirectory { settings.controlDirectory = wpaControlDirectory }
+            var logger = Logger(label: Daemon.identifier)
+            logger.logLevel = logLevel.flatMap { Logger.Level(rawValue: $0.lowercased()) } ?? .info
+            let status = HotspotJoinCommand.run(ssid: ssid, interface: interface, settings: settings, logger: logger)
             if status != 0 { throw ExitCode(status) }
             return
         }
@@ -98,6 +129,8 @@ struct AccessoryDaemonCommand: ParsableCommand {
         if let replay {
             status = daemon.replay(capturePath: replay, speed: replaySpeed ?? .recorded)
         } else {
+            // Joins of hotspots interrupted by a crash are undone first (records under the state directory).
+            if !probe { HotspotJoinCommand.recoverInterruptedJoins(logger: Logger(label: Daemon.identifier)) }
             status = probe ? daemon.probe() : daemon.run()
         }
         if status != 0 { throw ExitCode(status) }

@@ -1,0 +1,29 @@
+import AccessoryCore
+import AccessorySystem
+
+/// Where the joiner finds wpa_supplicant, the DHCP client and its own directories.
+public struct HotspotJoinSettings: Sendable {
+    /// wpa_supplicant's ctrl_interface directory; the socket is `<this>/<interface>`.
+    public var controlDirectory: String
+    /// For the client sockets, the DHCP client's script, pid and address files.
+    public var runtimeDirectory: String
+    /// For the crash-recovery records.
+    public var stateDirectory: String
+    public var dhcpProgram: String
+    public var networkManagerDirectory: String
+    public var policy: HotspotJoinPolicy
+
+    public init(
+        controlDirectory: String = "/run/wpa_supplicant", runtimeDirectory: String = AgentDirectories.runtime,
+        stateDirectory: String = AgentDirectories.state, dhcpProgram: String = DHCPClientProcess.defaultProgram,
+        networkManagerDirectory: String = NetworkManagerDeviceState.defaultDirectory,
+        policy: HotspotJoinPolicy = HotspotJoinPolicy()
+    ) {
+        self.controlDirectory = controlDirectory
+        self.runtimeDirectory = runtimeDirectory
+        self.stateDirectory = stateDirectory
+        self.dhcpProgram = dhcpProgram
+        self.networkManagerDirectory = networkManagerDirectory
+        self.policy = policy
+    }
+}

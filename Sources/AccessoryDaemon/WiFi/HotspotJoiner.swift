@@ -1,0 +1,158 @@
+import AccessoryCodecs
+import AccessoryCore
+import AccessorySystem
+import Logging
+
+/// Joins accessories' hotspots through the interface's wpa_supplicant, and puts
+/// the interface back on its previous network afterwards, or on the next start
+/// after a crash (`recoverAfterCrash`). At most one join per interface.
+///
+/// Steps of a join: refuse an interface NetworkManager manages; snapshot the
+/// networks (LIST_NETWORKS); ADD_NETWORK; write the crash-recovery record;
+/// SET_NETWORK ssid (hex), the credential, scan_ssid; ATTACH; SELECT_NETWORK;
+/// then the state machine follows the events, the DHCP client starts once the
+/// link is up, and the result goes to `completion`.
+public final class HotspotJoiner {
+    public let settings: HotspotJoinSettings
+    private let loop: EventLoop
+    private let clock: any MonotonicClock
+    private let logger: Logger
+    private var joins: [String: HotspotJoin] = [:]
+
+    public init(loop: EventLoop, settings: HotspotJoinSettings = HotspotJoinSettings(),
+                clock: any MonotonicClock = SystemMonotonicClock(), logger: Logger = Logger(label: "accessoryd")) {
+        self.loop = loop
+        self.settings = settings
+        self.clock = clock
+        self.logger = logger
+    }
+
+    /// The join in progress or active on `interface`, if any.
+    public func join(on interface: String) -> HotspotJoin? { joins[interface] }
+
+    /// Starts joining `ssid` on `interface`. Throws before changing anything when the
+    /// join cannot start; otherwise `completion` gets the result once, within the
+    /// policy's timeout. A result other than `.joined` has already been undone.
+    @discardableResult
+    public func join(
+        ssid: SSID, credential: WPACredential, interface: String,
+        completion: @escaping (HotspotJoinResult) -> Void
+    ) throws(HotspotJoinError) -> HotspotJoin {
+        guard Self.isPlainInterfaceName(interface) else { throw .invalidInterfaceName(interface) }
+        guard joins[interface] == nil else { throw .alreadyJoined(interface: interface) }
+        let managed: Bool
+        do {
+            managed = try NetworkManagerDeviceState.manages(interface, directory: settings.networkManagerDirectory)
+            try AgentDirectories.ensure(settings.runtimeDirectory)
+        } catch {
+            throw .system(error)
+        }
+        if managed { throw .managedByNetworkManager(interface: interface) }
+
+        let client: WPASupplicantClient
+        let previous: NetworkSnapshot
+        let network: WPANetworkID
+        do {
+            client = try WPASupplicantClient(
+                interface: interface, controlDirectory: settings.controlDirectory, runtimeDirectory: settings.runtimeDirectory)
+        } catch {
+            throw .wpaSupplicant(interface: interface, .system(error))
+        }
+        do {
+            previous = NetworkSnapshot(try client.networks())
+            network = try client.addNetwork()
+        } catch {
+            throw .wpaSupplicant(interface: interface, error)
+        }
+
+        let dhcp = DHCPClientProcess(interface: interface, runtimeDirectory: settings.runtimeDirectory, program: settings.dhcpProgram)
+        let record = JoinRecord(
+            interface: interface, controlDirectory: settings.controlDirectory, temporaryNetwork: network,
+            temporarySSID: ssid, previous: previous, dhcpPIDFile: dhcp.pidFile)
+        let recordPath = "\(settings.stateDirectory)/\(JoinRecord.fileName(interface: interface))"
+        do {
+            try AgentDirectories.ensure(settings.stateDirectory)
+            try AtomicFile.replace(recordPath, with: record.encoded)
+        } catch {
+            try? client.perform(.removeNetwork(network))
+            throw .recordNotWritten(error)
+        }
+
+        let join = HotspotJoin(
+            loop: loop, client: client, record: record, recordPath: recordPath,
+            machine: HotspotJoinStateMachine(interface: interface, policy: settings.policy, clock: clock),
+            dhcp: dhcp, logger: logger, completion: completion)
+        do {
+            let settings: [WPANetworkSetting] = [.ssid(ssid)] + credential.networkSettings + [.scanSSID(true)]
+            for setting in settings { try client.perform(.setNetwork(network, setting)) }
+            try join.follow(timeout: self.settings.policy.timeout)
+            logger.info("Joining hotspot \(ssid) on \(interface)",
+                        metadata: ["wifi.interface": "\(interface)", "wifi.ssid": "\(hexString(ssid.bytes))",
+                                   "wifi.event": "hotspot-join-started", "wifi.security": "\(credential)"])
+            try client.perform(.selectNetwork(network))
+        } catch {
+            join.leave()
+            throw .wpaSupplicant(interface: interface, error)
+        }
+        joins[interface] = join
+        join.whenLeft { [weak self] in self?.joins[interface] = nil }
+        return join
+    }
+
+    /// Ends the join on `interface`, if there is one, and restores its previous network.
+    public func leave(interface: String) { joins[interface]?.leave() }
+
+    /// Ends every join (the daemon stopping).
+    public func leaveAll() { for join in Array(joins.values) { join.leave() } }
+
+    /// At start: undoes what joins interrupted by a crash left behind, from their
+    /// records under the state directory. A record whose interface's wpa_supplicant
+    /// cannot be reached is kept for the next start.
+    public func recoverAfterCrash() {
+        guard let names = try? FileSystem.entries(of: settings.stateDirectory, withSuffix: ".record") else { return }
+        for name in names where name.hasPrefix("hotspot-join-") {
+            let path = "\(settings.stateDirectory)/\(name)"
+            guard let bytes = try? FileSystem.readFileIfPresent(path, limit: 4096) else { continue }
+            guard let record = try? JoinRecord(decoding: bytes) else {
+                logger.warning("Ignoring an unreadable hotspot join record \(path)")
+                try? AtomicFile.setAside(path, as: path + ".unreadable")
+                continue
+            }
+            if restore(record) {
+                try? AgentDirectories.remove(path)
+                logger.notice("Restored \(record.interface)'s previous network after an interrupted hotspot join",
+                              metadata: ["wifi.interface": "\(record.interface)", "wifi.event": "hotspot-recovered"])
+            }
+        }
+    }
+
+    private func restore(_ record: JoinRecord) -> Bool {
+        DHCPClientProcess.stopLeftover(pidFile: record.dhcpPIDFile)
+        do {
+            try AgentDirectories.ensure(settings.runtimeDirectory)
+            let client = try WPASupplicantClient(
+                interface: record.interface, controlDirectory: record.controlDirectory,
+                runtimeDirectory: settings.runtimeDirectory)
+            // Remove the temporary network only if it is still ours (ids are reused after a restart).
+            if let ssid = try? client.ssid(of: record.temporaryNetwork), ssid == record.temporarySSID {
+                try client.perform(.removeNetwork(record.temporaryNetwork))
+            }
+            for command in record.previous.restoreCommands { try client.perform(command) }
+            return true
+        } catch {
+            logger.warning("Cannot restore \(record.interface) after an interrupted hotspot join yet: \(error)",
+                           metadata: ["wifi.interface": "\(record.interface)", "wifi.event": "hotspot-recovery-failed"])
+            return false
+        }
+    }
+
+    /// Letters, digits, `.`, `-`, `_`; 1 to 15 characters (IFNAMSIZ − 1). Safe in
+    /// paths, scripts and socket names.
+    public static func isPlainInterfaceName(_ name: String) -> Bool {
+        (1...15).contains(name.utf8.count) && name != "." && name != ".."
+            && name.utf8.allSatisfy { byte in
+                (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
+                    || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
+            }
+    }
+}

@@ -1,0 +1,20 @@
+import AccessoryCodecs
+
+/// Why a request to wpa_supplicant did not get the answer it needed. The
+/// command is kept as its redacted description: safe to log.
+public enum WPAControlError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The socket itself failed (wpa_supplicant not running: connect gives ENOENT or ECONNREFUSED).
+    case system(SystemError)
+    /// No reply within the request's timeout.
+    case noReply(command: String)
+    /// A reply that says no, or cannot be read.
+    case reply(WPAReplyError, command: String)
+
+    public var description: String {
+        switch self {
+        case .system(let error): "wpa_supplicant control socket: \(error)"
+        case .noReply(let command): "wpa_supplicant did not answer \(command)"
+        case .reply(let error, let command): "wpa_supplicant refused \(command): \(error)"
+        }
+    }
+}

@@ -1,0 +1,81 @@
+import AccessoryCore
+import AccessorySystem
+import Foundation
+import Glibc
+import Testing
+
+/// DHCPClientProcess with a stand-in for udhcpc: a script that announces a
+/// lease the way accessoryd's udhcpc script does, and on SIGTERM writes a marker
+/// (udhcpc -R releases the lease there) and exits.
+@Suite("DHCP client process", .serialized)
+struct DHCPClientProcessTests {
+    private func fakeClient(in directory: String) throws -> String {
+        let path = "\(directory)/fake-udhcpc"
+        // Python, not sh: dash clears the signal mask it inherits, which would hide
+        // the very fault this guards against; udhcpc (busybox) does not clear it.
+        let script = """
+            #!/usr/bin/python3
+            # Arguments as accessoryd passes them: -f -R -i IF -s SCRIPT -p PIDFILE -t 4 -T 2 -A 2
+            import os, signal, sys, time
+            with open(sys.argv[sys.argv.index("-p") + 1], "w") as pid_file:
+                pid_file.write(str(os.getpid()))
+            def released(*_):
+                open("\(directory)/released", "w").close()
+                sys.exit(0)
+            signal.signal(signal.SIGTERM, released)
+            print("lease 10.1.2.3 24", flush=True)
+            while True:
+                time.sleep(0.05)
+
+            """
+        try script.write(toFile: path, atomically: true, encoding: .utf8)
+        chmod(path, 0o755)
+        return path
+    }
+
+    @Test("the lease reaches the loop, and SIGTERM reaches the client even from a daemon that blocks it")
+    func leaseAndRelease() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("dhcp-\(UUID().uuidString.prefix(8))").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let loop = try EventLoop()
+        let client = DHCPClientProcess(interface: "wlan9", runtimeDirectory: directory, program: try fakeClient(in: directory))
+
+        // As in accessoryd: SIGTERM is blocked (for the loop's signalfd) on the thread that spawns.
+        var blocked = sigset_t(), previous = sigset_t()
+        sigemptyset(&blocked)
+        sigaddset(&blocked, SIGTERM)
+        pthread_sigmask(SIG_BLOCK, &blocked, &previous)
+        var lease: IPv4Address?
+        try client.start(loop: loop, onLease: { lease = $0 }, onExit: { _ in })
+        pthread_sigmask(SIG_SETMASK, &previous, nil)
+
+        for _ in 0..<200 where lease == nil { _ = loop.runOnce(timeout: .milliseconds(50)) }
+        #expect(lease == IPv4Address(10, 1, 2, 3))
+        #expect(client.pid > 0)
+        #expect(FileManager.default.fileExists(atPath: client.pidFile))
+
+        client.stop(timeout: .seconds(10))
+        #expect(client.pid == 0)
+        #expect(FileManager.default.fileExists(atPath: "\(directory)/released"), "the client saw SIGTERM and released")
+        // The script udhcpc runs is written beside, executable by its owner only.
+        var status = stat()
+        #expect(stat("\(directory)/udhcpc-wlan9.script", &status) == 0)
+        #expect(status.st_mode & 0o777 == 0o700)
+    }
+
+    @Test("a client that gives up is reported with its exit status")
+    func exitWithoutLease() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("dhcp-\(UUID().uuidString.prefix(8))").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let program = "\(directory)/gives-up"
+        try "#!/bin/sh\nexit 1\n".write(toFile: program, atomically: true, encoding: .utf8)
+        chmod(program, 0o755)
+        let loop = try EventLoop()
+        let client = DHCPClientProcess(interface: "wlan9", runtimeDirectory: directory, program: program)
+        var exitStatus: Int32?
+        try client.start(loop: loop, onLease: { _ in }, onExit: { exitStatus = $0 })
+        for _ in 0..<200 where exitStatus == nil { _ = loop.runOnce(timeout: .milliseconds(50)) }
+        #expect(exitStatus == 256)  // exit 1, as waitpid reports it
+        #expect(client.pid == 0)
+    }
+}

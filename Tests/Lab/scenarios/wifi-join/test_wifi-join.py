@@ -1,0 +1,211 @@
+"""accessoryd --join-hotspot joins an accessory's WPA2 hotspot through wpa_supplicant,
+gets an address from its DHCP server, reaches its service, and puts wlan0 back on
+the uplink afterwards: after leaving, after a wrong passphrase, after an absent SSID,
+and at the next start after being killed with SIGKILL in the middle of a join."""
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import time
+
+from labkit import LabTestCase
+from labkit.wifi import WPA_CONTROL_DIR
+
+PASSPHRASE = b'lamp pass "quoted" phrase'
+ACCESSORY_ADDRESS = "192.168.77.1"
+SERVICE_PORT = 8080
+PAGE = b"lamp says hello\n"
+# A result must come within the joiner's 40 s timeout; the margin is for the emulator.
+RESULT_TIMEOUT = 75
+
+
+class Join:
+    """One `accessoryd --join-hotspot` run: passphrase on stdin, output in the evidence."""
+    count = 0
+
+    def __init__(self, lab, env, passphrase, ssid=None, ssid_hex=None):
+        Join.count += 1
+        self.lab = lab
+        self.log_path = os.path.join(lab.evidence_dir, f"join-{Join.count}.log")
+        self._log = open(self.log_path, "wb")
+        target = ["--join-hotspot", ssid] if ssid is not None else ["--join-hotspot-hex", ssid_hex]
+        argv = [lab.binary("accessoryd"), "--log-target=journal", "--log-level=debug", *target,
+                "--interface", "wlan0", "--wpa-control-directory", WPA_CONTROL_DIR]
+        lab.log(f"$ {' '.join(argv)} (passphrase on stdin)")
+        self.process = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=self._log,
+                                        stderr=subprocess.STDOUT, env=env)
+        self.process.stdin.write(passphrase + b"\n")
+        self.process.stdin.flush()
+
+    def output(self):
+        with open(self.log_path, "rb") as handle:
+            return handle.read().decode(errors="replace")
+
+    def result(self, timeout=RESULT_TIMEOUT):
+        started = time.monotonic()
+        line = self.lab.wait_until(
+            lambda: next((l for l in self.output().splitlines() if l.startswith("result ")), None)
+            or (None if self.process.poll() is None else f"exited {self.process.returncode}: {self.output()}"),
+            timeout=timeout, what="a join result")
+        return line, time.monotonic() - started
+
+    def leave(self, timeout=60):
+        """Close stdin: accessoryd leaves and exits."""
+        if self.process.stdin and not self.process.stdin.closed:
+            self.process.stdin.close()
+        return self.process.wait(timeout=timeout)
+
+    def kill(self):
+        self.process.send_signal(signal.SIGKILL)
+        self.process.wait(timeout=30)
+
+    def stop(self):
+        if self.process.poll() is None:
+            self.process.kill()
+            self.process.wait(timeout=30)
+
+
+class WiFiJoinTests(LabTestCase):
+    @classmethod
+    def setUpClass(cls):
+        lab = cls.lab
+        cls.joins = []
+        scratch = lab.scratch_dir
+        cls.env = dict(os.environ, RUNTIME_DIRECTORY=os.path.join(scratch, "run"),
+                       STATE_DIRECTORY=os.path.join(scratch, "state"))
+        for directory in (cls.env["RUNTIME_DIRECTORY"], cls.env["STATE_DIRECTORY"]):
+            os.makedirs(directory, exist_ok=True)
+        # The accessory: an address, a DHCP server and a page to fetch, in its namespace.
+        lab.run(["ip", "addr", "add", f"{ACCESSORY_ADDRESS}/24", "dev", "wlan2"], netns="accessory").check()
+        lab._children.spawn("dnsmasq", [
+            "dnsmasq", "--keep-in-foreground", "--user=root", "--port=0", "--no-resolv", "--no-hosts",
+            "--interface=wlan2", "--bind-interfaces", "--dhcp-range=192.168.77.10,192.168.77.50,255.255.255.0,1h",
+            f"--dhcp-leasefile={scratch}/dnsmasq.leases", "--log-dhcp",
+            f"--log-facility={lab.evidence_dir}/dnsmasq.log"], netns="accessory")
+        site = os.path.join(scratch, "site")
+        os.makedirs(site, exist_ok=True)
+        with open(os.path.join(site, "lamp.txt"), "wb") as handle:
+            handle.write(PAGE)
+        lab._children.spawn("http", ["python3", "-m", "http.server", str(SERVICE_PORT), "--bind", ACCESSORY_ADDRESS,
+                                     "--directory", site], netns="accessory")
+        # The gateway: wlan0 on its uplink under wpa_supplicant.
+        cls.station = lab.start_wpa_supplicant("wlan0")
+        cls.uplink = cls.station.connect("Home-Gateway", psk="home-passphrase", timeout=90)
+
+    @classmethod
+    def tearDownClass(cls):
+        for join in cls.joins:
+            join.stop()
+
+    def start_join(self, passphrase, **target):
+        join = Join(self.lab, self.env, passphrase, **target)
+        self.joins.append(join)
+        return join
+
+    def networks(self):
+        rows = self.station.command("list_networks").stdout.strip().splitlines()[1:]
+        return [row.split("\t") for row in rows if "\t" in row]
+
+    def assert_back_on_uplink(self):
+        status = self.lab.wait_until(
+            lambda: (lambda s: s if s.get("wpa_state") == "COMPLETED" and s.get("ssid") == "Home-Gateway" else None)(
+                self.station.status()),
+            timeout=90, what="wlan0 back on Home-Gateway")
+        self.assertEqual(status.get("bssid"), self.uplink.get("bssid"))
+        self.assertEqual([row[1] for row in self.networks()], ["Home-Gateway"], "the temporary network is gone")
+
+    def test_a_uplink_first(self):
+        self.assertEqual(self.uplink.get("ssid"), "Home-Gateway")
+
+    def test_b_join_reach_service_leave(self):
+        join = self.start_join(PASSPHRASE, ssid="Lamp-Setup")
+        line, _ = join.result()
+        self.assertTrue(line.startswith("result joined interface=wlan0 address=192.168.77."), join.output())
+        address = line.rsplit("address=", 1)[1]
+        shown = self.lab.run(["ip", "-4", "addr", "show", "dev", "wlan0"]).stdout
+        self.assertIn(f"inet {address}/24", shown)
+        self.assertEqual(self.station.status().get("ssid"), "Lamp-Setup")
+        # A TCP connection to the accessory's service, across the virtual air.
+        with socket.create_connection((ACCESSORY_ADDRESS, SERVICE_PORT), timeout=20) as connection:
+            self.assertEqual(connection.getsockname()[0], address)
+            connection.sendall(b"GET /lamp.txt HTTP/1.0\r\nHost: lamp\r\n\r\n")
+            reply = b""
+            while chunk := connection.recv(4096):
+                reply += chunk
+        self.assertTrue(reply.startswith(b"HTTP/1.0 200"), reply[:80])
+        self.assertTrue(reply.endswith(PAGE))
+
+        self.assertEqual(join.leave(), 0, join.output())
+        self.assertIn("left interface=wlan0", join.output())
+        self.assert_back_on_uplink()
+        self.assertNotIn(f"inet {address}/", self.lab.run(["ip", "-4", "addr", "show", "dev", "wlan0"]).stdout,
+                         "the leased address is removed")
+        self.assertEqual(os.listdir(self.env["STATE_DIRECTORY"]), [], "no join record is left")
+
+    def test_c_wrong_passphrase(self):
+        join = self.start_join(b"not the lamp passphrase", ssid="Lamp-Setup")
+        line, elapsed = join.result()
+        self.assertEqual(line, "result wrong-key", join.output())
+        self.assertLess(elapsed, RESULT_TIMEOUT)
+        self.assertEqual(join.process.wait(timeout=30), 1)
+        self.assert_back_on_uplink()
+
+    def test_d_absent_ssid(self):
+        join = self.start_join(b"some passphrase", ssid="Absent-Accessory")
+        line, _ = join.result()
+        self.assertEqual(line, "result network-not-found", join.output())
+        self.assertEqual(join.process.wait(timeout=30), 1)
+        self.assert_back_on_uplink()
+
+    def test_e_hostile_ssids_reach_wpa_supplicant_intact(self):
+        for ssid in [b'say "hi"', b"back\\slash", b"new\nline", b"\xff\xfe not utf8", b'\\"q\n']:
+            with self.subTest(ssid=ssid):
+                join = self.start_join(b"a passphrase", ssid_hex=ssid.hex())
+                temporary = self.lab.wait_until(
+                    lambda: next((row[0] for row in self.networks() if row[1] != "Home-Gateway"), None),
+                    timeout=30, what="the temporary network")
+                value = self.station.command("get_network", temporary, "ssid").stdout.strip("\n")
+                stored = value[1:-1].encode() if value.startswith('"') else bytes.fromhex(value)
+                self.assertEqual(stored, ssid, value)
+                join.leave()
+                self.assert_back_on_uplink()
+
+    def test_f_sigkill_during_join_then_restart_restores(self):
+        join = self.start_join(PASSPHRASE, ssid="Lamp-Setup")
+        line, _ = join.result()
+        self.assertTrue(line.startswith("result joined"), join.output())
+        join.kill()
+        self.assertEqual(self.station.status().get("ssid"), "Lamp-Setup", "still on the hotspot after SIGKILL")
+        self.assertEqual(len(os.listdir(self.env["STATE_DIRECTORY"])), 1, "the join record is there")
+
+        config = self.lab.write_file("accessoryd.conf", "[Daemon]\nLogLevel=debug\n")
+        daemon = self.lab.start_daemon([self.lab.binary("accessoryd"), "--config", config, "--log-target=journal"],
+                                       env=self.env)
+        daemon.wait_ready(timeout=90)
+        self.assert_back_on_uplink()
+        self.assertEqual(os.listdir(self.env["STATE_DIRECTORY"]), [], "the record is consumed")
+        self.lab.wait_for_journal(SYSLOG_IDENTIFIER="accessoryd", WIFI_EVENT="hotspot-recovered")
+        pid_file = os.path.join(self.env["RUNTIME_DIRECTORY"], "udhcpc-wlan0.pid")
+        if os.path.exists(pid_file):
+            with open(pid_file) as handle:
+                pid = int(handle.read().strip() or 0)
+            self.lab.wait_until(lambda: not os.path.exists(f"/proc/{pid}"), timeout=30,
+                                what="the orphaned udhcpc to stop")
+        self.assertEqual(daemon.stop(), 0)
+
+    def test_z_passphrase_never_in_the_journal_or_output(self):
+        entries = self.lab.journal_entries(SYSLOG_IDENTIFIER="accessoryd")
+        self.assertTrue(entries)
+        text = json.dumps(entries)
+        for secret in (PASSPHRASE, b"not the lamp passphrase"):
+            for form in (secret.decode(), secret.hex(), secret.decode().replace('"', '\\"')):
+                self.assertNotIn(form, text)
+                for join in self.joins:
+                    self.assertNotIn(form, join.output())
+        # The joins did log their results, with MESSAGE-like fields.
+        results = [e.get("WIFI_JOIN_RESULT") for e in
+                   self.lab.journal_entries(SYSLOG_IDENTIFIER="accessoryd", WIFI_EVENT="hotspot-join-result")]
+        self.assertIn("wrong-key", results)
+        self.assertIn("network-not-found", results)
