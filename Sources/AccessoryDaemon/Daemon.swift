@@ -23,9 +23,10 @@ public final class Daemon {
     private var wifi: WiFiDiscovery?
     private var bus: BusConnection?
     private var service: AccessoryService?
+    /// Joins accessories' hotspots for apps.
+    private var hotspots: HotspotJoiner?
     /// Grants survive restarts here; systemd's StateDirectory= names the place.
-    public let grants = GrantStore(directory: Glibc.getenv("STATE_DIRECTORY").map { String(cString: $0) }
-        ?? GrantStore.defaultDirectory)
+    public let grants = GrantStore(directory: AgentDirectories.state)
     /// Descriptors given with `--descriptors`, kept to tell the radios what to look for.
     private var descriptorEntries: [DescriptorFile.Entry] = []
     private let appLoader: AppCatalogLoader
@@ -108,7 +109,20 @@ public final class Daemon {
             }
 
             loadGrants()
+            if configuration.wifiEnabled {
+                // Joins a crash interrupted are undone before anything else touches Wi-Fi.
+                var settings = HotspotJoinSettings()
+                settings.controlDirectory = configuration.wpaSupplicantDirectory
+                let hotspots = HotspotJoiner(loop: loop, settings: settings, logger: logger)
+                hotspots.recoverAfterCrash()
+                self.hotspots = hotspots
+            }
             startService(on: loop)
+            service?.hotspots = hotspots
+            service?.joinInterfaceChoice = { [unowned self] in
+                configuration.wifiJoinInterface ?? radios.wifiInterfaces.first?.name
+            }
+            defer { hotspots?.leaveAll() }  // the uplink back before accessoryd goes
             if configuration.bluetoothEnabled {
                 // Channels for apps, from the controllers accessoryd does not hold exclusively.
                 service?.channels = ChannelBroker(loop: loop, controllers: { [unowned self] in

@@ -29,13 +29,6 @@ public enum FileSystem {
 
     /// Names in `directory` ending in `suffix`, sorted bytewise (the order
     /// systemd applies drop-ins in); nil when the directory does not exist.
-    /// Creates `path` (not its parents) with `mode` unless it exists already.
-    public static func makeDirectory(_ path: String, mode: mode_t = 0o700) throws(SystemError) {
-        guard mkdir(path, mode) == 0 || errno == EEXIST else {
-            throw SystemError(operation: "mkdir(\(path))", errno: errno)
-        }
-    }
-
     public static func entries(of directory: String, withSuffix suffix: String) throws(SystemError) -> [String]? {
         guard let handle = opendir(directory) else {
             if errno == ENOENT { return nil }

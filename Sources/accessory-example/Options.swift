@@ -9,6 +9,10 @@ struct Options {
     /// `SERVICE/CHARACTERISTIC`: read it over a channel to the Bluetooth accessory.
     var read: (service: BluetoothUUID, characteristic: BluetoothUUID)?
     var hold = false
+    /// Join the Wi-Fi accessory's hotspot (the passphrase is stdin's first line).
+    var join = false
+    /// Once joined: fetch this page from the accessory.
+    var fetch: String?
     var help = false
 
     static let usage = """
@@ -30,6 +34,11 @@ struct Options {
                                      app has) over a channel accessoryd hands over
           --hold                     with --read: keep the channel, read again for
                                      every line on stdin, until stdin ends
+          --join                     then join the Wi-Fi accessory's hotspot (picked
+                                     now, or else the first one the app has); the
+                                     passphrase is the first line on stdin
+          --fetch URL                with --join: fetch http://ADDRESS:PORT/PATH from
+                                     the accessory, then leave the hotspot
           --bus-address ADDRESS      a bus other than the system bus (tests)
           --help                     this text
 
@@ -68,10 +77,13 @@ struct Options {
                 }
                 read = (service, characteristic)
             case "--hold": hold = true
+            case "--join": join = true
+            case "--fetch": fetch = try value(of: argument)
             default: throw UsageError(description: "unknown argument \(argument)")
             }
         }
         if hold, read == nil { throw UsageError(description: "--hold goes with --read") }
+        if fetch != nil, !join { throw UsageError(description: "--fetch goes with --join") }
         if nameSubstring != nil, bluetoothService == nil {
             throw UsageError(description: "--name-substring needs --bluetooth-service")
         }

@@ -35,6 +35,13 @@ if items.isEmpty {
         }
         exit(await readCharacteristic(of: sensor, read, hold: options.hold))
     }
+    if options.join {
+        guard let camera = session.accessories.first(where: { $0.ssid != nil }) else {
+            printError("this app has no Wi-Fi accessory to join")
+            exit(1)
+        }
+        exit(await joinHotspot(of: camera, fetch: options.fetch))
+    }
     session.invalidate()
     exit(0)
 }
@@ -45,6 +52,7 @@ let watcher = Task {
     for await event in session.events {
         say("event: \(event)")
         if event.eventType == .accessoryAdded { picked = event.accessory }
+        if event.eventType == .pickerDidDismiss { break }
     }
     return picked
 }
@@ -55,9 +63,10 @@ do {
 } catch {
     failure = error
 }
-// The picker is dismissed and its events are in the stream; ending the
-// session ends the stream after them.
-session.invalidate()
+// The picker is dismissed; its events end with pickerDidDismiss. The
+// session stays: the app goes on to use what it got. A picker refused
+// outright has no events to wait for.
+if failure != nil { watcher.cancel() }
 let picked = await watcher.value
 
 if let failure {
@@ -72,7 +81,43 @@ say("picked: " + describe(picked))
 if let read = options.read, picked.bluetoothIdentifier != nil {
     exit(await readCharacteristic(of: picked, read, hold: options.hold))
 }
+if options.join, picked.ssid != nil {
+    exit(await joinHotspot(of: picked, fetch: options.fetch))
+}
 exit(0)
+
+/// What an app does with a Wi-Fi accessory: asks accessoryd to join its
+/// hotspot, talks to it over the address it got, then leaves.
+func joinHotspot(of accessory: Accessory, fetch url: String?) async -> Int32 {
+    let passphrase = readLine(strippingNewline: true) ?? ""
+    let join: HotspotJoin
+    do {
+        join = try await session.joinHotspot(of: accessory, passphrase: passphrase)
+    } catch {
+        printError("cannot join \(accessory.displayName)'s hotspot: \(error)")
+        return 1
+    }
+    say("hotspot: \(join)")
+    guard join.isJoined else { return 1 }
+    var status: Int32 = 0
+    if let url {
+        do {
+            let body = try HTTPGet.fetch(url)
+            say("fetched: \(body.split(separator: "\n").joined(separator: " / "))")
+        } catch {
+            printError("fetch failed: \(error)")
+            status = 1
+        }
+    }
+    do {
+        try await session.leaveHotspot(of: accessory)
+        say("left the hotspot")
+    } catch {
+        printError("cannot leave the hotspot: \(error)")
+        status = 1
+    }
+    return status
+}
 
 /// What an app does with its accessory: asks accessoryd for a channel and
 /// reads a characteristic over it, with no capability of its own.

@@ -129,8 +129,6 @@ struct AccessoryDaemonCommand: ParsableCommand {
         if let replay {
             status = daemon.replay(capturePath: replay, speed: replaySpeed ?? .recorded)
         } else {
-            // Joins of hotspots interrupted by a crash are undone first (records under the state directory).
-            if !probe { HotspotJoinCommand.recoverInterruptedJoins(logger: Logger(label: Daemon.identifier)) }
             status = probe ? daemon.probe() : daemon.run()
         }
         if status != 0 { throw ExitCode(status) }

@@ -41,7 +41,6 @@ struct ExampleAppTests {
             "event: accessoryDiscovered candidate=1 \"Lab Lamp\" 00:AA:01:01:00:02/random rssi=-48",
             "event: accessoryAdded 00000000000000b2 \"Lab Sensor\" awaitingAuthorization",
             "event: pickerDidDismiss",
-            "event: invalidated",
             "picked: accessory 00000000000000b2 \"Lab Sensor\" awaitingAuthorization ssid=\"ACME-1234\"",
         ])
     }

@@ -45,6 +45,7 @@ public enum MessageID: String, CaseIterable, Sendable {
     case accessoriesMigrated = "3f4aabc1046e4a2daaa62fdeac4642d1"
 
     case bluetoothChannelOpened = "500c80a1b9224eb5bb816f5068f5e44b"
+    case hotspotJoinResult = "8af494bf5bf64b65a682f485c608fb14"
     case bluetoothChannelFailed = "a9a65f8559da4a3eadfebdee701cd83f"
 
     /// The metadata key a log call sets to tag its entry with this class;

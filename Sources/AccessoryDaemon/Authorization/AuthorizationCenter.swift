@@ -377,6 +377,11 @@ public final class AuthorizationCenter {
 
     public func isPresent(_ id: AccessoryID) -> Bool { lastHeard[id] != nil }
 
+    /// The security a hotspot was last heard with, if it was.
+    public func hotspotSecurity(_ ssid: SSID) -> WiFiSecurity? {
+        pipeline.registry.accessories.first { $0.network?.ssid == ssid }?.network?.security
+    }
+
     /// The smoothed signal strength last heard, 0 when absent.
     public func rssi(of id: AccessoryID) -> Int { lastHeard[id]?.rssi ?? 0 }
 

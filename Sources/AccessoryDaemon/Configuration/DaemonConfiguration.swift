@@ -15,6 +15,12 @@ public struct DaemonConfiguration: Equatable, Sendable {
     public var wifiEnabled = true
     /// [Wi-Fi] ScanInterval=, ScanIntervalMax=, ScanType=, Frequencies=, Interfaces=.
     public var wifi = WiFiDiscoveryConfiguration()
+    /// [Wi-Fi] JoinInterface=: the interface joins of accessories' hotspots
+    /// use (a dedicated one keeps the uplink untouched); default: the first.
+    public var wifiJoinInterface: String?
+    /// [Wi-Fi] WPASupplicantDirectory=: wpa_supplicant's control directory
+    /// (its ctrl_interface=), where joins find the interface's socket.
+    public var wpaSupplicantDirectory = "/run/wpa_supplicant"
 
     public init() {}
 
@@ -86,6 +92,16 @@ public struct DaemonConfiguration: Equatable, Sendable {
                     throw invalid(entry, file, expected: "interface names separated by spaces")
                 }
                 wifi.interfaces = names
+            case ("Wi-Fi", "JoinInterface"):
+                guard let names = WiFiDiscoveryConfiguration.parseInterfaces(entry.value), names.count == 1 else {
+                    throw invalid(entry, file, expected: "one interface name")
+                }
+                wifiJoinInterface = names[0]
+            case ("Wi-Fi", "WPASupplicantDirectory"):
+                guard entry.value.hasPrefix("/"), !entry.value.contains("\0") else {
+                    throw invalid(entry, file, expected: "an absolute directory path")
+                }
+                wpaSupplicantDirectory = entry.value
             default:
                 preconditionFailure("key table and switch disagree on \(entry.section).\(entry.key)")
             }
@@ -96,7 +112,7 @@ public struct DaemonConfiguration: Equatable, Sendable {
     static let keys: [String: Set<String>] = [
         "Daemon": ["LogLevel"],
         "Bluetooth": ["Enabled", "Controllers", "ExclusiveControllers", "ScanWatchdog", "ScanMode"],
-        "Wi-Fi": ["Enabled", "ScanInterval", "ScanIntervalMax", "ScanType", "Frequencies", "Interfaces"],
+        "Wi-Fi": ["Enabled", "ScanInterval", "ScanIntervalMax", "ScanType", "Frequencies", "Interfaces", "JoinInterface", "WPASupplicantDirectory"],
     ]
 
     private func boolean(_ entry: KeyFile.Entry, _ file: KeyFile) throws(KeyFileError) -> Bool {

@@ -57,14 +57,14 @@ public final class GrantStore {
     public func save(_ grant: Grant) throws(SystemError) {
         var next = grants
         next[grant.accessory] = grant
-        try FileSystem.makeDirectory(directory)
+        try AgentDirectories.ensure(directory)
         try AtomicFile.replace(path, with: GrantStoreCodec.encode(Array(next.values)))
         grants = next
     }
 
     /// Replaces every grant at once (a migration adds several in one write).
     public func replaceAll(_ next: [AccessoryID: Grant]) throws(SystemError) {
-        try FileSystem.makeDirectory(directory)
+        try AgentDirectories.ensure(directory)
         try AtomicFile.replace(path, with: GrantStoreCodec.encode(Array(next.values)))
         grants = next
     }

@@ -53,6 +53,7 @@ extension AccessoryService {
     func end(_ session: AccessorySession, why: String) {
         session.invalidate()
         closeChannels(of: session)
+        leaveHotspot(of: session)
         center.sessionEnded(session.number)
         logger.info("Session ended: \(why)", metadata: ["app": "\(session.app)", "session": "\(session.path)"])
     }

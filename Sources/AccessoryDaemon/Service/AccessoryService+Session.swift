@@ -54,6 +54,10 @@ extension AccessoryService {
         switch member {
         case "OpenBluetoothChannel":
             return try openBluetoothChannel(call, session)
+        case "JoinHotspot":
+            return try joinHotspot(call, session)
+        case "LeaveHotspot":
+            return try leaveHotspot(call, session)
         case "ShowPicker":
             let items = try BusArguments.displayItems(call)
             let settings = try BusArguments.settings(call)

@@ -16,6 +16,10 @@ public final class AccessoryService {
     var sessions: [UInt64: AccessorySession] = [:]
     /// Connects Bluetooth LE channels for apps; nil without Bluetooth.
     public var channels: ChannelBroker?
+    /// Joins accessories' hotspots for apps; nil without Wi-Fi.
+    public var hotspots: HotspotJoiner?
+    /// Which interface joins use (`[Wi-Fi] JoinInterface=` or the first one).
+    public var joinInterfaceChoice: () -> String? = { nil }
     var nextSession: UInt64 = 1
     /// Persistent sessions end after this long without a call.
     static let persistentIdleLimit = Duration.seconds(600)
@@ -107,6 +111,7 @@ public final class AccessoryService {
             if case .accessoryRemoved(let id) = event {
                 // Removal revokes every handle the app holds on it.
                 channels?.revoke(accessory: id)
+                for session in openSessions where session.app == app { leaveHotspot(of: session) }
                 accessoryDisappeared(id, app: app)
             }
         case .agent(let event):

@@ -27,6 +27,8 @@ public final class AccessorySession {
     private(set) var queue: [QueuedEvent] = []
     /// Bluetooth channels handed to this session (the broker's ids).
     var channels: Set<UInt64> = []
+    /// The interface this session's hotspot join holds, if any.
+    var hotspotInterface: String?
     static let queueLimit = 256
 
     init(number: UInt64, app: AppID, owner: String, persistent: Bool = false, now: MonotonicInstant) {

@@ -66,6 +66,8 @@ enum Introspection {
             <method name="RenameAccessory"><arg name="accessory" type="o" direction="in"/><arg name="name" type="s" direction="in"/><arg name="options" type="as" direction="in"/></method>
             <method name="Migrate"><arg name="items" type="a(sssa{ss})" direction="in"/></method>
             <method name="OpenBluetoothChannel"><arg name="accessory" type="o" direction="in"/><arg name="psm" type="q" direction="in"/><arg name="socket" type="h" direction="out"/></method>
+            <method name="JoinHotspot"><arg name="accessory" type="o" direction="in"/><arg name="passphrase" type="s" direction="in"/><arg name="result" type="s" direction="out"/><arg name="interface" type="s" direction="out"/><arg name="address" type="s" direction="out"/></method>
+            <method name="LeaveHotspot"><arg name="accessory" type="o" direction="in"/></method>
             <method name="TakeEvents"><arg name="events" type="a(sa{ss})" direction="out"/></method>
             <signal name="Activated"><arg name="accessories" type="ao"/></signal>
             <signal name="Invalidated"/>

@@ -70,11 +70,3 @@ public enum HotspotJoinCommand {
         }
     }
 }
-
-extension HotspotJoinCommand {
-    /// For the daemon's start: restores the networks of joins a crash interrupted.
-    public static func recoverInterruptedJoins(settings: HotspotJoinSettings = HotspotJoinSettings(), logger: Logger) {
-        guard let loop = try? EventLoop() else { return }
-        HotspotJoiner(loop: loop, settings: settings, logger: logger).recoverAfterCrash()
-    }
-}

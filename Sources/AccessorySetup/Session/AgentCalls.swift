@@ -17,12 +17,13 @@ enum AgentCalls {
     /// A method call to the agent; its error reply thrown as the agent's code.
     static func call(
         _ context: BusThread.Context, path: String, interface: String, member: String,
-        _ build: (BusReply) -> Void = { _ in }
+        timeout: Duration = .seconds(25), _ build: (BusReply) -> Void = { _ in }
     ) throws(AccessorySetupError) -> BusMessage {
         guard let connection = context.connection else { throw AccessorySetupError(.invalidated) }
         do {
             return try connection.call(
-                destination: AgentBusNames.service, path: path, interface: interface, member: member, build)
+                destination: AgentBusNames.service, path: path, interface: interface, member: member,
+                timeout: timeout, build)
         } catch {
             throw AccessorySetupError(error)
         }

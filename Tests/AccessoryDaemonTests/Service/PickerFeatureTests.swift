@@ -75,6 +75,8 @@ import TestSupport
             print(message(s, "org.accessoryagent.Session1", "UpdateAuthorization", dbus.ObjectPath(a), dbus.Dictionary({"SSIDPrefix": "OTHER-"}, signature="ss")))
             print(message(s, "org.accessoryagent.Session1", "UpdateAuthorization", dbus.ObjectPath(a), dbus.Dictionary({"SSID": "ACME-Cam-7F"}, signature="ss")))
             print(message(s, "org.accessoryagent.Session1", "RenameAccessory", dbus.ObjectPath(a), "ACME-Garage", dbus.Array(["ssid"], signature="s")))
+            props = call(a, "org.freedesktop.DBus.Properties", "GetAll", "org.accessoryagent.Accessory1")
+            print("renamed", bytes(props["SSID"]).decode(), props["BridgingIdentifier"], text(props["Descriptor"]))
             print(message(s, "org.accessoryagent.Session1", "FailAuthorization", dbus.ObjectPath(a)))
             run(["PickerSetupFailed"], seconds=5)
             """, as: "nobody")
@@ -82,22 +84,21 @@ import TestSupport
         let number = try #require(h.service.center.requests.keys.first)
         h.hear(ssid: "ACME-Cam", bssid: "02:00:00:00:01:00")
         #expect(try h.accessoryctl(["approve", "\(number)", "1"]).status == 0)
-        var seen: Grant?
-        h.pump { seen = h.store.grants.values.first; return seen?.ssidRenamed == true }
-        #expect(seen?.ssid == SSID("ACME-Garage"))
-        #expect(seen?.bridgingIdentifier == "bridge-1")
-        #expect(seen?.descriptor?.ssid == SSID("ACME-Cam-7F"))
         let lines = h.finish(app).split(separator: "\n").map(String.init)
-        let path = BusNames.path(of: try #require(seen).accessory)
+        let path = try #require(lines.first { $0.hasPrefix("signal AccessoryAdded ") }?.split(separator: " ").last.map(String.init))
+        let id = path.split(separator: "/").last.map(String.init) ?? ""
         let events = lines.filter { !$0.hasPrefix("signal InterfacesAdded") && !$0.hasPrefix("signal InterfacesRemoved") }
         #expect(events == [
             "signal Activated []", "signal PickerDidPresent",
             "signal AccessoryAdded \(path)", "signal PickerDidDismiss  ",
             "state awaitingAuthorization",
             "ok", "state authorized",
-            "org.accessoryagent.Error.invalidRequest: \(seen!.accessory) is not awaiting authorization",
+            "org.accessoryagent.Error.invalidRequest: \(id) is not awaiting authorization",
             "org.accessoryagent.Error.invalidRequest: not declared in the app's manifest: SSID prefix 'OTHER-' does not start with any of [Wi-Fi] SSIDPrefixes=",
-            "ok", "ok", "ok",
+            "ok", "ok",
+            // Renamed with the ssid option: the grant records the hotspot's new name.
+            "renamed ACME-Garage bridge-1 {SSID=ACME-Cam-7F}",
+            "ok",
             // Signals queue while the client waits on its calls; they arrive in order.
             "signal AccessoryChanged \(path)", "signal AccessoryChanged \(path)", "signal AccessoryChanged \(path)",
             "signal AccessoryRemoved \(path)",

@@ -87,8 +87,12 @@ class HandoffTests(LabTestCase):
                            "--read", f"{SERVICE}/{CHARACTERISTIC}")
         try:
             # No capability at all: whatever it does on the radio, accessoryd does for it.
-            with open(f"/proc/{app.pid}/status") as status:
-                self.assertIn("CapEff:\t0000000000000000", status.read())
+            def status():
+                with open(f"/proc/{app.pid}/status") as handle:
+                    return handle.read()
+            self.lab.wait_until(lambda: "Name:\tsetpriv" not in status(), timeout=10,
+                                what="setpriv to exec the example app")
+            self.assertIn("CapEff:\t0000000000000000", status())
             found = {}
 
             def listed():
@@ -124,7 +128,11 @@ class HandoffTests(LabTestCase):
         accessory = self.accessory()
         app = self.example("--read", f"{SERVICE}/{CHARACTERISTIC}", "--hold", stdin=subprocess.PIPE)
         try:
-            first = app.stdout.readline()
+            first = ""
+            while "read:" not in first:
+                line = app.stdout.readline()
+                self.assertTrue(line, "the app ended before reading")
+                first += line
             self.assertIn(f'= "{VALUE}"', first)
             self.ctl("remove", accessory)
             app.stdin.write("again\n")

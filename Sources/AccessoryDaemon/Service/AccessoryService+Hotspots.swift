@@ -1,0 +1,86 @@
+import AccessoryCodecs
+import AccessoryCore
+import AccessorySystem
+
+/// Joining a Wi-Fi accessory's hotspot for its app: accessoryd drives
+/// wpa_supplicant (the app has no privilege to), tells the app the result,
+/// and puts the interface back on its previous network when the app leaves
+/// the hotspot, leaves the bus, or loses the accessory.
+extension AccessoryService {
+    /// `JoinHotspot(o accessory, s passphrase) → (s result, s interface, s address)`.
+    /// An empty passphrase joins an open hotspot; a hotspot last heard as
+    /// WPA3-SAE only gets it as an SAE password, any other as a WPA2 passphrase.
+    func joinHotspot(_ call: BusMessage, _ session: AccessorySession) throws(AccessorySetupError) -> BusConnection.MethodOutcome? {
+        let id = try BusArguments.accessory(call)
+        let passphrase = try BusArguments.read { () throws(BusError) in try call.readString() }
+        let grant = try center.owned(id, by: session.app)
+        guard grant.state == .authorized else {
+            throw AccessorySetupError(.invalidRequest, reason: .message("\(grant.displayName) is \(grant.state.rawValue), not authorized"))
+        }
+        guard let ssid = grant.ssid else {
+            throw AccessorySetupError(.invalidRequest, reason: .message("\(grant.displayName) is not a Wi-Fi accessory"))
+        }
+        guard let hotspots, let interface = joinInterface() else {
+            throw AccessorySetupError(.connectionFailed, reason: .message("no Wi-Fi interface to join with"))
+        }
+        // Checked before anything is sent: a wrong length never reaches wpa_supplicant.
+        let credential: WPACredential
+        do {
+            if passphrase.isEmpty { credential = .open }
+            else if center.hotspotSecurity(ssid).map({ $0.contains(.wpa3SAE) && !$0.contains(.wpa2PSK) }) == true {
+                credential = .sae(try SAEPassword(passphrase))
+            } else {
+                credential = .wpa2(try WPAPassphrase(passphrase))
+            }
+        } catch {
+            throw AccessorySetupError(.invalidRequest, reason: .message("\(error)"))
+        }
+        do {
+            try hotspots.join(ssid: ssid, credential: credential, interface: interface) { [weak self] result in
+                guard let self else { return }
+                var outcome = result
+                if case .joined = result, session.state != .active {
+                    // The app went while joining: nobody to hand it to.
+                    hotspots.leave(interface: interface)
+                    outcome = .failed(reason: "the session ended")
+                } else if case .joined = result {
+                    session.hotspotInterface = interface
+                }
+                logger.log(.hotspotJoinResult, level: .notice, "\(session.app)'s join of \(grant.displayName): \(outcome)",
+                           metadata: ["app": "\(session.app)", "accessory.id": "\(id)", "wifi.interface": "\(interface)",
+                                      "wifi.join_result": "\(outcome)"])
+                guard let reply = connection.reply(to: call) else { return }
+                switch outcome {
+                case .joined(let interface, let address): reply.append("joined").append(interface).append("\(address)")
+                case .associationRejected: reply.append("association-rejected").append(interface).append("")
+                case .failed: reply.append("failed").append(interface).append("")
+                default: reply.append("\(outcome)").append(interface).append("")
+                }
+                connection.send(reply)
+            }
+        } catch {
+            throw AccessorySetupError(.connectionFailed, reason: .message("\(error)"))
+        }
+        return .deferred
+    }
+
+    /// `LeaveHotspot(o accessory)`.
+    func leaveHotspot(_ call: BusMessage, _ session: AccessorySession) throws(AccessorySetupError) -> BusConnection.MethodOutcome? {
+        let id = try BusArguments.accessory(call)
+        _ = try center.owned(id, by: session.app)
+        guard let interface = session.hotspotInterface else {
+            throw AccessorySetupError(.invalidRequest, reason: .message("this session has not joined a hotspot"))
+        }
+        leaveHotspot(of: session, interface: interface)
+        return reply(call)
+    }
+
+    func leaveHotspot(of session: AccessorySession, interface: String? = nil) {
+        guard let interface = interface ?? session.hotspotInterface else { return }
+        hotspots?.leave(interface: interface)
+        session.hotspotInterface = nil
+    }
+
+    /// `[Wi-Fi] JoinInterface=`, else the first Wi-Fi interface.
+    private func joinInterface() -> String? { joinInterfaceChoice() }
+}
