@@ -5,6 +5,7 @@ and at the next start after being killed with SIGKILL in the middle of a join.""
 
 import json
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -193,6 +194,74 @@ class WiFiJoinTests(LabTestCase):
                 pid = int(handle.read().strip() or 0)
             self.lab.wait_until(lambda: not os.path.exists(f"/proc/{pid}"), timeout=30,
                                 what="the orphaned udhcpc to stop")
+        self.assertEqual(daemon.stop(), 0)
+
+    def test_g_an_app_joins_through_accessoryd_reaches_its_accessory_and_leaves(self):
+        """The same, as an app does it: the example app (as nobody, no capabilities) asks for
+        the lamp with a picker, the administrator approves, the app asks accessoryd to join
+        (D-Bus JoinHotspot), fetches the lamp's page over TCP, and leaves."""
+        lab = self.lab
+        apps = os.path.join(lab.scratch_dir, "apps")
+        os.makedirs(apps, exist_ok=True)
+        for name, user in (("lamp-app", "nobody"), ("other-app", "daemon")):
+            with open(os.path.join(apps, name + ".conf"), "w") as handle:
+                handle.write(f"[App]\nName={name}\nUser={user}\nSupports=Wi-Fi\n\n[Wi-Fi]\nSSIDPrefixes=Lamp-\n")
+        config = lab.write_file("apps.conf", "[Wi-Fi]\nScanInterval=2\nFrequencies=2437\nJoinInterface=wlan0\n"
+                                f"WPASupplicantDirectory={WPA_CONTROL_DIR}\n")
+        daemon = lab.start_daemon([lab.binary("accessoryd"), "--config", config, "--apps", apps,
+                                   "--log-target=journal"], env=self.env)
+        daemon.wait_ready(timeout=90)
+        as_nobody = ["setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups"]
+        url = f"http://{ACCESSORY_ADDRESS}:{SERVICE_PORT}/lamp.txt"
+
+        def example(*arguments, passphrase):
+            lab.log("$ (as nobody) accessory-example " + " ".join(arguments))
+            app = subprocess.Popen(as_nobody + [lab.binary("accessory-example"), *arguments], stdin=subprocess.PIPE,
+                                   stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+            app.stdin.write(passphrase + b"\n")
+            app.stdin.flush()
+            return app
+
+        app = example("--wifi-ssid-prefix", "Lamp-", "--join", "--fetch", url, passphrase=PASSPHRASE)
+        try:
+            def candidate():
+                listing = lab.run([lab.binary("accessoryctl"), "requests"]).stdout
+                found = re.search(r"^request (\d+):", listing, re.M)
+                return found.group(1) if found and "Lamp-Setup" in listing else None
+            request = lab.wait_until(candidate, timeout=90, what="the lamp's hotspot as a candidate")
+            lab.run([lab.binary("accessoryctl"), "approve", request, "1"]).check()
+            output, _ = app.communicate(timeout=RESULT_TIMEOUT + 30)
+        finally:
+            app.kill()
+        output = output.decode(errors="replace")
+        lab.log(output)
+        self.assertEqual(app.returncode, 0, output)
+        self.assertRegex(output, r"hotspot: joined interface=wlan0 address=192\.168\.77\.\d+")
+        self.assertIn("fetched: " + PAGE.decode().strip(), output)
+        self.assertIn("left the hotspot", output)
+        self.assert_back_on_uplink()
+
+        # A wrong passphrase: the typed result, and the uplink back.
+        app = example("--join", passphrase=b"not the lamp passphrase")
+        output = app.communicate(timeout=RESULT_TIMEOUT + 30)[0].decode(errors="replace")
+        lab.log(output)
+        self.assertEqual(app.returncode, 1, output)
+        self.assertIn("hotspot: wrong-key", output)
+        self.assert_back_on_uplink()
+
+        # Another app cannot join the lamp app's accessory.
+        accessory = re.search(r"^([0-9a-f]{16})\s+lamp-app", lab.run([lab.binary("accessoryctl"), "accessories"]).stdout,
+                              re.M).group(1)
+        script = lab.write_file("other.py", (
+            "import dbus\nbus = dbus.SystemBus()\n"
+            "m = dbus.Interface(bus.get_object('org.accessoryagent', '/org/accessoryagent'), 'org.accessoryagent.Manager1')\n"
+            "s = dbus.Interface(bus.get_object('org.accessoryagent', m.OpenSession()), 'org.accessoryagent.Session1')\n"
+            "s.Activate()\n"
+            "try:\n    s.JoinHotspot(dbus.ObjectPath('/org/accessoryagent/accessory/" + accessory + "'), 'x' * 12)\n"
+            "except dbus.DBusException as e:\n    print(e.get_dbus_name(), e.get_dbus_message())\n"))
+        other = lab.run(["setpriv", "--reuid=daemon", "--regid=daemon", "--clear-groups", "/usr/bin/python3", script])
+        self.assertEqual(other.stdout.strip(), f"org.accessoryagent.Error.invalidRequest unknown accessory {accessory}",
+                         other.stderr)
         self.assertEqual(daemon.stop(), 0)
 
     def test_z_passphrase_never_in_the_journal_or_output(self):
