@@ -20,5 +20,6 @@
 @_exported import enum AccessoryCore.AuthorizationState
 @_exported import struct AccessoryCore.AccessorySetupError
 @_exported import enum AccessoryCore.ManifestViolation
+@_exported import enum AccessoryCore.AccessoryEventType
 @_exported import struct AccessoryCore.PickerDisplayItem
 @_exported import struct AccessoryCore.PickerDisplaySettings

@@ -186,7 +186,7 @@ public final class AuthorizationCenter {
         }
         try save(grant)  // durable before anyone is told
         close(request)
-        if case .bluetooth(let device) = chosen.identity, let tracked = pipeline.registry[.bluetooth(device)] {
+        if let tracked = tracked(chosen.identity) {
             // Just heard, or it could not have been picked: present from the start.
             lastHeard[grant.accessory] = (tracked.lastHeard, chosen.advertisingData, tracked.rssi ?? chosen.rssi)
             reschedule()
@@ -456,7 +456,8 @@ public final class AuthorizationCenter {
             }
             // An accessory granted to any app is never offered again.
             guard holder(of: identity) == nil,
-                let candidate = request.offer(identity, item: item, name: name, rssi: tracked.rssi ?? 0, advertisingData: data)
+                let candidate = request.offer(identity, item: item, name: name, rssi: tracked.rssi ?? Self.unknownRSSI,
+                                              advertisingData: data)
             else { continue }
             requests[number] = request
             logger.debug("Candidate \(candidate.number) for request \(number): \(identity)")
@@ -523,6 +524,18 @@ public final class AuthorizationCenter {
             request.discovering && request.pickerItems.contains { $0.descriptor.describesWiFi }
         })
     }
+
+    /// What the radios last heard of a device, if it is still tracked.
+    private func tracked(_ identity: DeviceIdentity) -> TrackedAccessory? {
+        switch identity {
+        case .bluetooth(let device): pipeline.registry[.bluetooth(device)]
+        case .wifi(let ssid): pipeline.registry.accessories.first { $0.network?.ssid == ssid }
+        }
+    }
+
+    /// HCI's "RSSI not available" (Core Spec Vol 4 Part E §7.7.65.2), for a
+    /// candidate heard without a signal strength.
+    public static let unknownRSSI = 127
 
     private func holder(of identity: DeviceIdentity) -> Grant? {
         store.grants.values.first { DeviceIdentity($0) == identity }

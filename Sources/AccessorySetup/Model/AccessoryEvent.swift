@@ -3,22 +3,8 @@ import AccessoryCore
 /// Something that happened to the session, its picker or its accessories
 /// (`ASAccessoryEvent`), in the order the agent sent it.
 public struct AccessoryEvent: Hashable, Sendable, CustomStringConvertible {
-    /// `ASAccessoryEventType`, name for name.
-    public enum EventType: String, Hashable, Sendable, CaseIterable {
-        case activated
-        case invalidated
-        case migrationComplete
-        case accessoryAdded
-        case accessoryRemoved
-        case accessoryChanged
-        case accessoryDiscovered
-        case pickerDidPresent
-        case pickerDidDismiss
-        case pickerSetupBridging
-        case pickerSetupPairing
-        case pickerSetupFailed
-        case pickerSetupRename
-    }
+    /// `ASAccessoryEventType`, name for name (Core's, shared with accessoryd).
+    public typealias EventType = AccessoryEventType
 
     public var eventType: EventType
     /// The accessory it is about, for the accessory and setup events.

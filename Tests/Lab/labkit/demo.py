@@ -9,6 +9,7 @@ fetches the lamp's page over its hotspot; the gateway is back on its uplink
 afterwards; the journal says who approved what.
 """
 
+import json
 import os
 import re
 import signal
@@ -44,7 +45,11 @@ Names=Lab Sensor
 SSIDPrefixes=LabLamp-
 """
 
+# hci0 is the gateway's controller; hci1 is the sensor's.
 CONFIG = f"""\
+[Bluetooth]
+Controllers=hci0
+
 [Wi-Fi]
 ScanInterval=2
 Frequencies=2437
@@ -152,10 +157,13 @@ class Story:
         say("== The journal: who approved what (journalctl SYSLOG_IDENTIFIER=accessoryd)")
         excerpt = lab.run(["journalctl", "--no-pager", "-o", "short-precise", "SYSLOG_IDENTIFIER=accessoryd"])
         say(_indent(excerpt.stdout.rstrip() or "(no entries)"))
-        decisions = lab.run(["journalctl", "--no-pager", "-o", "cat", "--output-fields=MESSAGE_ID,APP,IDENTITY,DECIDED_BY",
-                             "SYSLOG_IDENTIFIER=accessoryd", "MESSAGE_ID=3209c5fa32a041dd9176aeef15669876"])
-        say("Decisions (MESSAGE_ID=3209c5fa32a041dd9176aeef15669876, ACCESSORY_APPROVED):")
-        say(_indent(decisions.stdout.rstrip() or "(none)"))
+        decisions = lab.run(["journalctl", "--no-pager", "-o", "json", "SYSLOG_IDENTIFIER=accessoryd",
+                             "MESSAGE_ID=3209c5fa32a041dd9176aeef15669876"])
+        say("The decisions, with their fields (journalctl MESSAGE_ID=3209c5fa32a041dd9176aeef15669876 -o json):")
+        for line in decisions.stdout.splitlines():
+            entry = json.loads(line)
+            say("    " + " ".join(f"{key}={entry.get(key)!r}" for key in
+                                  ("MESSAGE_ID", "APP", "ACCESSORY_ID", "IDENTITY", "DECIDED_BY")))
         return 0 if ok_sensor and ok_lamp and back and exit_status == 0 else 1
 
     def accessories(self):

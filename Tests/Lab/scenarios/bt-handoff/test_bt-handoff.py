@@ -60,7 +60,9 @@ class HandoffTests(LabTestCase):
         lab.wait_until(lambda: "serving hci1" in cls.peripheral.output(), timeout=30,
                        what="lab-peripheral to advertise and listen on hci1")
         state = os.path.join(lab.scratch_dir, "state")
-        cls.daemon = lab.start_daemon([lab.binary("accessoryd"), "--config", "/dev/null", "--apps", apps,
+        # hci0 is the gateway's controller; hci1 is the sensor's.
+        config = lab.write_file("accessoryd.conf", "[Bluetooth]\nControllers=hci0\n")
+        cls.daemon = lab.start_daemon([lab.binary("accessoryd"), "--config", config, "--apps", apps,
                                        "--log-target=journal"], env={**os.environ, "STATE_DIRECTORY": state})
         cls.daemon.wait_ready(timeout=90)
         cls.sensor = next(c.address for c in lab.bluetooth_controllers() if c.name == "hci1")
