@@ -109,10 +109,7 @@ class Story:
 
         say("")
         say("== accessoryd starts")
-        apps = os.path.join(lab.scratch_dir, "apps")
-        os.makedirs(apps, exist_ok=True)
-        with open(os.path.join(apps, "sensor-logger.conf"), "w") as handle:
-            handle.write(APP_MANIFEST)
+        apps = lab.write_app_manifests({"sensor-logger": APP_MANIFEST})
         say("The app's manifest (installed by its package to /usr/share/accessoryd/apps.d/):")
         say(_indent(APP_MANIFEST.rstrip()))
         config = lab.write_file("accessoryd.conf", CONFIG)

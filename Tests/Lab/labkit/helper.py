@@ -50,6 +50,22 @@ class Lab:
         self._daemons.append(daemon)
         return daemon
 
+    def accessoryctl(self, *arguments, timeout=30):
+        """Run accessoryctl as root (the administrator); its stdout. A failure fails the test."""
+        result = self.run([self.binary("accessoryctl"), *arguments], timeout=timeout)
+        if result.returncode != 0:
+            raise AssertionError(f"accessoryctl {' '.join(arguments)}: exit {result.returncode}: {result.stderr}")
+        return result.stdout
+
+    def write_app_manifests(self, manifests):
+        """Write {name: text} as NAME.conf in a scratch directory for `accessoryd --apps`; return it."""
+        directory = os.path.join(self.scratch_dir, "apps")
+        os.makedirs(directory, exist_ok=True)
+        for name, text in manifests.items():
+            with open(os.path.join(directory, name + ".conf"), "w") as handle:
+                handle.write(text)
+        return directory
+
     def write_file(self, name, content):
         """Write a scratch file (a config, say) for this scenario; return its path."""
         path = os.path.join(self.scratch_dir, name)

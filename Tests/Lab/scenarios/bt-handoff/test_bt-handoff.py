@@ -49,11 +49,7 @@ class HandoffTests(LabTestCase):
     @classmethod
     def setUpClass(cls):
         lab = cls.lab
-        apps = os.path.join(lab.scratch_dir, "apps")
-        os.makedirs(apps, exist_ok=True)
-        for name, text in [("sensor-logger", APP), ("intruder", INTRUDER)]:
-            with open(os.path.join(apps, name + ".conf"), "w") as handle:
-                handle.write(text)
+        apps = lab.write_app_manifests({"sensor-logger": APP, "intruder": INTRUDER})
         cls.peripheral = lab.start_daemon(
             [lab.binary("lab-peripheral"), "serve", "--controller", "hci1", "--value", VALUE],
             notify=False, name="lab-peripheral")
@@ -68,9 +64,7 @@ class HandoffTests(LabTestCase):
         cls.sensor = next(c.address for c in lab.bluetooth_controllers() if c.name == "hci1")
 
     def ctl(self, *arguments):
-        result = self.lab.run([self.lab.binary("accessoryctl"), *arguments], timeout=30)
-        self.assertEqual(result.returncode, 0, f"accessoryctl {' '.join(arguments)}: {result.stderr}")
-        return result.stdout
+        return self.lab.accessoryctl(*arguments)
 
     def example(self, *arguments, stdin=None):
         log = open(os.path.join(self.lab.evidence_dir, "example-app.log"), "a")

@@ -45,11 +45,7 @@ class PickerTests(LabTestCase):
     @classmethod
     def setUpClass(cls):
         lab = cls.lab
-        apps = os.path.join(lab.scratch_dir, "apps")
-        os.makedirs(apps, exist_ok=True)
-        for name, text in [("acme-sensor-logger", APP), ("gateway-shell", SHELL_APP)]:
-            with open(os.path.join(apps, name + ".conf"), "w") as handle:
-                handle.write(text)
+        apps = lab.write_app_manifests({"acme-sensor-logger": APP, "gateway-shell": SHELL_APP})
         lab.run(["ip", "link", "set", "wlan0", "up"]).check()
         config = lab.write_file("accessoryd.conf", CONFIG)
         # As systemd's StateDirectory= would: grants go to the scenario's scratch.
@@ -60,9 +56,7 @@ class PickerTests(LabTestCase):
         cls.sensor = next(c.address for c in lab.bluetooth_controllers() if c.name == "hci1")
 
     def ctl(self, *arguments):
-        result = self.lab.run([self.lab.binary("accessoryctl"), *arguments], timeout=30)
-        self.assertEqual(result.returncode, 0, f"accessoryctl {' '.join(arguments)}: {result.stderr}")
-        return result.stdout
+        return self.lab.accessoryctl(*arguments)
 
     def busctl(self, *arguments, check=True):
         result = self.lab.run(["busctl", "call", "org.accessoryagent", *arguments], timeout=30)
@@ -109,7 +103,10 @@ class PickerTests(LabTestCase):
                     "Acme sensor", "", "2", "ServiceUUID", "180F", "NameSubstring", "Acme", "0", "0", "1",
                     "DiscoveryTimeout", "long")
         request, listing = self.wait_for_candidate(self.sensor)
-        self.assertIn("Acme 2F1", listing)
+        # As the README shows it.
+        self.assertRegex(listing, rf"request {request}: gateway-shell asks for \"Acme sensor\"\n"
+                                  rf"  CANDIDATE +ITEM +DEVICE +KIND +ADDRESS/SSID +RSSI\n"
+                                  rf"  1 +Acme sensor +Acme 2F1 +bluetooth +{self.sensor}/public +none\n")
         approved = self.ctl("approve", request, "1")
         accessory = re.search(r"(/org/accessoryagent/accessory/[0-9a-f]{16})", approved).group(1)
         events = self.busctl(session, "org.accessoryagent.Session1", "TakeEvents").stdout

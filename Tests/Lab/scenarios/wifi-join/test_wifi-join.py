@@ -201,11 +201,9 @@ class WiFiJoinTests(LabTestCase):
         the lamp with a picker, the administrator approves, the app asks accessoryd to join
         (D-Bus JoinHotspot), fetches the lamp's page over TCP, and leaves."""
         lab = self.lab
-        apps = os.path.join(lab.scratch_dir, "apps")
-        os.makedirs(apps, exist_ok=True)
-        for name, user in (("lamp-app", "nobody"), ("other-app", "daemon")):
-            with open(os.path.join(apps, name + ".conf"), "w") as handle:
-                handle.write(f"[App]\nName={name}\nUser={user}\nSupports=Wi-Fi\n\n[Wi-Fi]\nSSIDPrefixes=Lamp-\n")
+        apps = lab.write_app_manifests({
+            name: f"[App]\nName={name}\nUser={user}\nSupports=Wi-Fi\n\n[Wi-Fi]\nSSIDPrefixes=Lamp-\n"
+            for name, user in (("lamp-app", "nobody"), ("other-app", "daemon"))})
         config = lab.write_file("apps.conf", "[Wi-Fi]\nScanInterval=2\nFrequencies=2437\nJoinInterface=wlan0\n"
                                 f"WPASupplicantDirectory={WPA_CONTROL_DIR}\n")
         daemon = lab.start_daemon([lab.binary("accessoryd"), "--config", config, "--apps", apps,
@@ -229,7 +227,7 @@ class WiFiJoinTests(LabTestCase):
                 found = re.search(r"^request (\d+):", listing, re.M)
                 return found.group(1) if found and "Lamp-Setup" in listing else None
             request = lab.wait_until(candidate, timeout=90, what="the lamp's hotspot as a candidate")
-            lab.run([lab.binary("accessoryctl"), "approve", request, "1"]).check()
+            lab.accessoryctl("approve", request, "1")
             output, _ = app.communicate(timeout=RESULT_TIMEOUT + 30)
         finally:
             app.kill()
