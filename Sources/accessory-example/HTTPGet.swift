@@ -1,3 +1,4 @@
+import AccessorySystem  // SocketType: see its comment
 import Glibc
 
 /// A plain HTTP/1.0 GET over TCP, as an app would fetch a page from its
@@ -24,7 +25,7 @@ enum HTTPGet {
         guard inet_pton(AF_INET, String(parts[0]), &address.sin_addr) == 1 else {
             throw Failure(description: "\(url): the host must be an IPv4 address")
         }
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        let fd = socket(AF_INET, SocketType.stream | SocketType.closeOnExec, 0)
         guard fd >= 0 else { throw Failure(description: "socket: \(String(cString: strerror(errno)))") }
         defer { close(fd) }
         var timeout = timeval(tv_sec: 10, tv_usec: 0)

@@ -1,3 +1,4 @@
+import AccessorySystem
 import Foundation
 import Glibc
 import Testing
@@ -113,7 +114,7 @@ final class NotifySocket {
     init(path: String) throws {
         self.path = path
         unlink(path)
-        fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
+        fd = socket(AF_UNIX, SocketType.datagram, 0)
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
         withUnsafeMutableBytes(of: &address.sun_path) { raw in

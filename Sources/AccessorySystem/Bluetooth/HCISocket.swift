@@ -38,7 +38,7 @@ public final class HCISocket {
 
     public init(controller: UInt16, channel: Channel = .raw) throws(SystemError) {
         let fd = socket(
-            AF_BLUETOOTH, Int32(SOCK_RAW.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue),
+            AF_BLUETOOTH, SocketType.raw | SocketType.closeOnExec | SocketType.nonBlocking,
             BTPROTO_HCI)
         guard fd >= 0 else { throw SystemError.last("socket(BTPROTO_HCI)") }
         var address = sockaddr_hci()
@@ -117,7 +117,7 @@ public final class HCISocket {
 
     /// HCIDEVUP/HCIDEVDOWN on a controller, through any HCI socket.
     public static func setPower(controller: UInt16, up: Bool) throws(SystemError) {
-        let fd = socket(AF_BLUETOOTH, Int32(SOCK_RAW.rawValue) | Int32(SOCK_CLOEXEC.rawValue), BTPROTO_HCI)
+        let fd = socket(AF_BLUETOOTH, SocketType.raw | SocketType.closeOnExec, BTPROTO_HCI)
         guard fd >= 0 else { throw SystemError.last("socket(BTPROTO_HCI)") }
         defer { close(fd) }
         let result = ioctl(fd, up ? accessory_HCIDEVUP : accessory_HCIDEVDOWN, Int32(controller))

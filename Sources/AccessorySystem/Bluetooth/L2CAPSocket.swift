@@ -13,7 +13,7 @@ public enum L2CAPSocket {
         controller: BluetoothAddress, kind: L2CAPChannelKind
     ) throws(L2CAPConnectionError) -> Int32 {
         let fd = socket(
-            AF_BLUETOOTH, Int32(SOCK_SEQPACKET.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue),
+            AF_BLUETOOTH, SocketType.sequencedPacket | SocketType.closeOnExec | SocketType.nonBlocking,
             BTPROTO_L2CAP)
         guard fd >= 0 else { throw L2CAPConnectionError(operation: "socket(BTPROTO_L2CAP)", errno: errno) }
         var local = address(controller, type: UInt8(BDADDR_LE_PUBLIC), kind: kind, includePSM: false)
@@ -55,7 +55,7 @@ public enum L2CAPSocket {
     /// A socket listening on `controller` for incoming LE connections on the
     /// ATT fixed channel or a PSM (for the lab's peripheral). Blocking.
     public static func listening(controller: BluetoothAddress, kind: L2CAPChannelKind) throws(SystemError) -> Int32 {
-        let fd = socket(AF_BLUETOOTH, Int32(SOCK_SEQPACKET.rawValue) | Int32(SOCK_CLOEXEC.rawValue), BTPROTO_L2CAP)
+        let fd = socket(AF_BLUETOOTH, SocketType.sequencedPacket | SocketType.closeOnExec, BTPROTO_L2CAP)
         guard fd >= 0 else { throw SystemError.last("socket(BTPROTO_L2CAP)") }
         var local = address(controller, type: UInt8(BDADDR_LE_PUBLIC), kind: kind, includePSM: true)
         guard withSockaddr(&local, { bind(fd, $0, $1) }) == 0 else {

@@ -15,7 +15,7 @@ public struct BluetoothControllerInfo: Hashable, Sendable {
     /// Lists every controller through a raw HCI socket. A kernel without
     /// Bluetooth (EAFNOSUPPORT) has no controllers, which is not an error.
     public static func all() throws(SystemError) -> [BluetoothControllerInfo] {
-        let fd = socket(AF_BLUETOOTH, Int32(SOCK_RAW.rawValue) | Int32(SOCK_CLOEXEC.rawValue), BTPROTO_HCI)
+        let fd = socket(AF_BLUETOOTH, SocketType.raw | SocketType.closeOnExec, BTPROTO_HCI)
         if fd < 0 {
             if errno == EAFNOSUPPORT || errno == EPROTONOSUPPORT { return [] }
             throw SystemError.last("socket(AF_BLUETOOTH, BTPROTO_HCI)")

@@ -10,7 +10,7 @@ public final class WPAControlSocket {
     public let controlPath: String
 
     public init(controlPath: String, localPath: String) throws(SystemError) {
-        let fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
+        let fd = socket(AF_UNIX, SocketType.datagram | SocketType.closeOnExec | SocketType.nonBlocking, 0)
         guard fd >= 0 else { throw SystemError.last("socket(AF_UNIX, SOCK_DGRAM)") }
         // A socket file left by a previous run under the same name would make bind fail.
         unlink(localPath)

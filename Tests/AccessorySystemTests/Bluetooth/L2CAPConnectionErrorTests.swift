@@ -39,7 +39,7 @@ import Testing
     @Test func hangUpMaskIgnoresDataAndSeesTheEnd() throws {
         let loop = try EventLoop()
         var fds: [Int32] = [0, 0]
-        #expect(socketpair(AF_UNIX, Int32(SOCK_SEQPACKET.rawValue), 0, &fds) == 0)
+        #expect(socketpair(AF_UNIX, SocketType.sequencedPacket, 0, &fds) == 0)
         defer { close(fds[0]) }
         var wakes: [UInt32] = []
         let source = try SocketEventSource(loop: loop, fd: fds[0], events: SocketEventSource.hangUp) { wakes.append($0) }
