@@ -74,6 +74,7 @@ public final class AuthorizationCenter {
             try? pipeline.index.insert(item.descriptor, id: descriptorID(number, index), app: manifest.app)
         }
         updateWiFiDemand()
+        offerRecentlyHeard(number)
         return number
     }
 
@@ -434,12 +435,41 @@ public final class AuthorizationCenter {
 
     private func heard(_ event: PresenceEvent) {
         guard case .appeared = event.kind, !requests.isEmpty, let tracked = pipeline.registry[event.accessory] else { return }
-        for match in event.matches.sorted() {
-            let raw = match.descriptorID.rawValue
-            let number = UInt32(truncatingIfNeeded: (raw & ~Self.requestDescriptorBase) >> 16)
-            let item = Int(raw & 0xFFFF)
-            guard raw & Self.requestDescriptorBase != 0,
-                var request = requests[number], request.app == match.app else { continue }
+        offer(tracked, matches: event.matches)
+    }
+
+    /// A new request starts with the devices heard lately that match it, as
+    /// a phone's picker shows what is around at once: a device that keeps
+    /// advertising the same thing would otherwise wait for the registry to
+    /// see it change.
+    private func offerRecentlyHeard(_ number: UInt32) {
+        let now = self.now
+        for tracked in pipeline.registry.accessories {
+            let matches: Set<DescriptorMatch>
+            if let advertisement = tracked.advertisement {
+                guard tracked.lastHeard.advanced(by: Self.bluetoothAbsentAfter) > now else { continue }
+                matches = pipeline.index.matches(advertisement, rssi: tracked.rssi)
+            } else if let network = tracked.network {
+                guard tracked.lastHeard.advanced(by: Self.wifiAbsentAfter) > now else { continue }
+                matches = pipeline.index.matches(network)
+            } else {
+                continue
+            }
+            offer(tracked, matches: matches.filter { requestNumber(of: $0) == number })
+        }
+    }
+
+    private func requestNumber(of match: DescriptorMatch) -> UInt32? {
+        let raw = match.descriptorID.rawValue
+        guard raw & Self.requestDescriptorBase != 0 else { return nil }
+        return UInt32(truncatingIfNeeded: (raw & ~Self.requestDescriptorBase) >> 16)
+    }
+
+    private func offer(_ tracked: TrackedAccessory, matches: Set<DescriptorMatch>) {
+        for match in matches.sorted() {
+            let item = Int(match.descriptorID.rawValue & 0xFFFF)
+            guard let number = requestNumber(of: match), var request = requests[number], request.app == match.app
+            else { continue }
             let identity: DeviceIdentity
             let name: String
             let data: [UInt8]

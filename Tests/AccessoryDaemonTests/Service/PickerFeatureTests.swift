@@ -44,6 +44,24 @@ import TestSupport
         #expect(grant.displayName == "Pantry")
     }
 
+    @Test func aDeviceHeardJustBeforeThePickerIsACandidateAtOnce() throws {
+        let h = try ServiceHarness(manifests: [Self.app])
+        // One heard long ago (gone, as far as anyone knows); one heard once just
+        // before anyone asked, saying the same thing from then on.
+        h.hear("C0:FF:EE:00:00:13", name: "Acme 13", service: 0x180F)
+        h.clock.advance(by: .seconds(40))
+        h.hear("C0:FF:EE:00:00:12", name: "Acme 12", service: 0x180F)
+        let app = try h.start(Self.session + """
+            show({"ServiceUUID": "180F", "NameSubstring": "Acme"})
+            run(["PickerDidDismiss"], seconds=10)
+            """, as: "nobody")
+        h.pump { !h.service.center.requests.isEmpty }
+        let number = try #require(h.service.center.requests.keys.first)
+        #expect(h.service.center.requests[number]?.visibleCandidates.map(\.advertisedName) == ["Acme 12"])
+        #expect(try h.accessoryctl(["approve", "\(number)", "1"]).status == 0)
+        _ = h.finish(app)
+    }
+
     @Test func aNameFromTheAdministratorNeedsTheRenameOption() throws {
         let h = try ServiceHarness(manifests: [Self.app])
         let app = try h.start(Self.session + """

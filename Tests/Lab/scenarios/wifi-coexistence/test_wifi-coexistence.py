@@ -50,6 +50,11 @@ class WiFiCoexistenceTests(LabTestCase):
             lambda: any(f" {cls.accessory_bssid} " in line
                         for line in cls.daemon.output().splitlines()[baseline:]),
             timeout=30, what="a monitor line for the accessory after the busy scans")
+        # Scans go on after iw stops: at least three of accessoryd's own (bounded wait;
+        # under emulation iw may have held the radio for most of the loop).
+        cls.lab.wait_until(
+            lambda: len(cls.lab.journal_entries(SYSLOG_IDENTIFIER="accessoryd", WIFI_EVENT="results-read")) >= 3,
+            timeout=60, what="three scans of accessoryd's own read")
         cls.final_status = cls.station.status()
 
     def test_lab_connected_first(self):
