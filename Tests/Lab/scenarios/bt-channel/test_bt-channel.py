@@ -52,8 +52,19 @@ class LineReader:
         return self.lines
 
 
+def le_links(lab, controller):
+    """The LE links `controller` has now, as hcitool lists them."""
+    listing = lab.run(["hcitool", "-i", controller, "con"], timeout=10).stdout
+    return [line for line in listing.splitlines() if " LE " in line]
+
+
 class ChannelTests(LabTestCase):
     def setUp(self):
+        # Each test starts without a link between the controllers: the kernel keeps
+        # an LE link up for a while after its last channel closed, and a new
+        # channel on a link that is going down ends as soon as it opens.
+        self.lab.wait_until(lambda: not le_links(self.lab, "hci0"), timeout=30,
+                            what="the previous test's LE link to go down")
         controllers = {c.name: c for c in self.lab.bluetooth_controllers()}
         self.peer = controllers["hci1"].address + "/public"
         self.peripheral = self.lab.start_daemon(
