@@ -1,10 +1,11 @@
+import AccessoryCore
 import AccessoryDaemon
 import AccessorySystem
 
 /// accessoryd's administrator interface, `org.accessoryagent.Admin1`, one
 /// method per member, answering plain values. Every failure is an `AdminError`.
 struct AdminClient {
-    static let interface = "org.accessoryagent.Admin1"
+    static let interface = BusNames.admin
 
     private let connection: BusConnection
 

@@ -1,3 +1,4 @@
+import AccessoryCore
 import Testing
 @testable import AccessorySetup
 
@@ -35,10 +36,10 @@ import Testing
         #expect(SessionSignal.accessoryAdded(path).accessoryPath == path)
         #expect(SessionSignal.pickerSetupBridging(path).accessoryPath == path)
         #expect(SessionSignal.pickerDidPresent.accessoryPath == nil)
-        #expect(AgentBusNames.accessoryID(path: path) == AccessoryID(0xA1))
-        #expect(AgentBusNames.accessoryID(path: "/org/accessoryagent/accessory/a1") == nil)
-        #expect(AgentBusNames.accessoryID(path: "/org/accessoryagent/session/1") == nil)
-        #expect(AgentBusNames.path(of: AccessoryID(0xA1)) == path)
+        #expect(BusNames.accessory(at: path) == AccessoryID(0xA1))
+        #expect(BusNames.accessory(at: "/org/accessoryagent/accessory/a1") == nil)
+        #expect(BusNames.accessory(at: "/org/accessoryagent/session/1") == nil)
+        #expect(BusNames.path(of: AccessoryID(0xA1)) == path)
     }
 
     @Test func anAddedAccessoryTravelsWithItsEvent() {
@@ -75,8 +76,8 @@ import Testing
         #expect(timeouts.map(\.text) == ["short", "medium", "long", "unbounded", "45"])
         #expect(PickerDisplaySettings().discoveryTimeout == .medium)
         let random = BluetoothDeviceIdentifier(address: BluetoothAddress("C0:11:22:33:44:55")!, addressType: .random)
-        #expect(random.wireValue == "C0:11:22:33:44:55/random")
+        #expect(random.parseableText == "C0:11:22:33:44:55/random")
         let fixed = BluetoothDeviceIdentifier(address: BluetoothAddress("00:AA:01:01:00:01")!, addressType: .public)
-        #expect(fixed.wireValue == "00:AA:01:01:00:01")
+        #expect(fixed.parseableText == "00:AA:01:01:00:01")
     }
 }

@@ -25,17 +25,4 @@ public enum DeviceIdentity: Hashable, Sendable, CustomStringConvertible {
         else if let ssid = grant.ssid { self = .wifi(ssid) }
         else { return nil }
     }
-
-    /// `AA:BB:CC:DD:EE:FF` (public) or `AA:BB:CC:DD:EE:FF/random`.
-    public static func bluetooth(parsing text: String) -> BluetoothDeviceIdentifier? {
-        let parts = text.split(separator: "/", maxSplits: 1)
-        guard let address = parts.first.flatMap({ HardwareAddress($0) }) else { return nil }
-        let type: BluetoothAddressType
-        switch parts.count == 2 ? String(parts[1]) : "public" {
-        case "public": type = .public
-        case "random": type = .random
-        default: return nil
-        }
-        return BluetoothDeviceIdentifier(address: address, addressType: type)
-    }
 }

@@ -505,10 +505,10 @@ public final class AuthorizationCenter {
         let grant: Grant?
         let data: [UInt8]
         if let advertisement = tracked.advertisement {
-            grant = store.grants.values.first { $0.bluetooth == advertisement.device }
+            grant = store.grant(for: .bluetooth(advertisement.device))
             data = advertisement.rawAdvertisingData + (advertisement.rawScanResponse ?? [])
         } else if let network = tracked.network {
-            grant = store.grants.values.first { $0.ssid == network.ssid }
+            grant = store.grant(for: .wifi(network.ssid))
             data = []
         } else {
             return
@@ -567,9 +567,7 @@ public final class AuthorizationCenter {
     /// candidate heard without a signal strength.
     public static let unknownRSSI = 127
 
-    private func holder(of identity: DeviceIdentity) -> Grant? {
-        store.grants.values.first { DeviceIdentity($0) == identity }
-    }
+    private func holder(of identity: DeviceIdentity) -> Grant? { store.grant(for: identity) }
 
     private func save(_ grant: Grant) throws(AccessorySetupError) {
         do { try store.save(grant) } catch {

@@ -7,13 +7,24 @@ import Glibc
 /// `save` returns only once the new store is durable, so a grant is
 /// acknowledged to an app only after it would survive a power cut.
 public final class GrantStore {
-    public static let defaultDirectory = "/var/lib/accessoryd"
-
     public let path: String
     /// The state directory; made on the first write when accessoryd runs
     /// outside systemd (which makes it from StateDirectory=).
     public let directory: String
-    public private(set) var grants: [AccessoryID: Grant] = [:]
+    public private(set) var grants: [AccessoryID: Grant] = [:] {
+        didSet {
+            byIdentity = [:]
+            for grant in grants.values {
+                if let identity = DeviceIdentity(grant) { byIdentity[identity] = grant.accessory }
+            }
+        }
+    }
+    /// Every advertisement heard asks whether its device is granted: a
+    /// lookup, not a walk over the grants (rebuilt on each rare write).
+    private var byIdentity: [DeviceIdentity: AccessoryID] = [:]
+
+    /// The grant of the device `identity` names, if any app holds it.
+    public func grant(for identity: DeviceIdentity) -> Grant? { byIdentity[identity].flatMap { grants[$0] } }
 
     /// What `load` found, for the daemon to report.
     public enum LoadOutcome: Equatable, Sendable {
@@ -23,7 +34,7 @@ public final class GrantStore {
         case setAside(reason: GrantStoreError, setAsideAs: String)
     }
 
-    public init(directory: String = GrantStore.defaultDirectory) {
+    public init(directory: String = AgentDirectories.state) {
         self.directory = directory
         path = directory + "/grants"
     }

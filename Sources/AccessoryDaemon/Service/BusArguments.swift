@@ -84,7 +84,7 @@ enum BusArguments {
             let identity: DeviceIdentity
             switch (entry.address.isEmpty, entry.ssid.isEmpty) {
             case (false, true):
-                guard let device = DeviceIdentity.bluetooth(parsing: entry.address) else {
+                guard let device = BluetoothDeviceIdentifier(parsing: entry.address) else {
                     throw invalid("\(entry.name): \(entry.address) is not AA:BB:CC:DD:EE:FF[/random]")
                 }
                 identity = .bluetooth(device)

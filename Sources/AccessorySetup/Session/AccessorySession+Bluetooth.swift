@@ -9,8 +9,8 @@ extension AccessorySession {
     public func openBluetoothChannel(to accessory: Accessory, psm: UInt16 = 0) async throws(AccessorySetupError) -> BluetoothChannel {
         let (thread, path) = try core.active()
         let fd = try await thread.perform { context throws(AccessorySetupError) -> Int32 in
-            let reply = try AgentCalls.call(context, path: path, interface: AgentBusNames.session, member: "OpenBluetoothChannel") {
-                $0.append(objectPath: AgentBusNames.path(of: accessory.id)).append(psm)
+            let reply = try AgentCalls.call(context, path: path, interface: BusNames.session, member: "OpenBluetoothChannel") {
+                $0.append(objectPath: BusNames.path(of: accessory.id)).append(psm)
             }
             return try AgentCalls.decode("OpenBluetoothChannel reply") { () throws(BusError) in try reply.takeFileDescriptor() }
         }

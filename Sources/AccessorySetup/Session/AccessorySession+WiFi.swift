@@ -26,9 +26,9 @@ extension AccessorySession {
         let (thread, path) = try core.active()
         return try await thread.perform { context throws(AccessorySetupError) -> HotspotJoin in
             let reply = try AgentCalls.call(
-                context, path: path, interface: AgentBusNames.session, member: "JoinHotspot", timeout: .seconds(90)
+                context, path: path, interface: BusNames.session, member: "JoinHotspot", timeout: .seconds(90)
             ) {
-                $0.append(objectPath: AgentBusNames.path(of: accessory.id)).append(passphrase)
+                $0.append(objectPath: BusNames.path(of: accessory.id)).append(passphrase)
             }
             return try AgentCalls.decode("JoinHotspot reply") { () throws(BusError) in
                 HotspotJoin(result: try reply.readString(), interface: try reply.readString(), address: try reply.readString())
@@ -40,8 +40,8 @@ extension AccessorySession {
     public func leaveHotspot(of accessory: Accessory) async throws(AccessorySetupError) {
         let (thread, path) = try core.active()
         try await thread.perform { context throws(AccessorySetupError) in
-            _ = try AgentCalls.call(context, path: path, interface: AgentBusNames.session, member: "LeaveHotspot") {
-                $0.append(objectPath: AgentBusNames.path(of: accessory.id))
+            _ = try AgentCalls.call(context, path: path, interface: BusNames.session, member: "LeaveHotspot") {
+                $0.append(objectPath: BusNames.path(of: accessory.id))
             }
         }
     }

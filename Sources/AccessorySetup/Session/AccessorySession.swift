@@ -61,7 +61,7 @@ public final class AccessorySession: Sendable {
         let core = self.core
         if let thread = ending.thread, let path = ending.path {
             let posted = thread.post { context in
-                _ = try? AgentCalls.call(context, path: path, interface: AgentBusNames.session, member: "Invalidate")
+                _ = try? AgentCalls.call(context, path: path, interface: BusNames.session, member: "Invalidate")
                 core.finish(ending)
             }
             if posted { return }
@@ -89,7 +89,7 @@ public final class AccessorySession: Sendable {
                     return
                 }
                 do throws(AccessorySetupError) {
-                    _ = try AgentCalls.call(context, path: path, interface: AgentBusNames.session, member: "ShowPicker") {
+                    _ = try AgentCalls.call(context, path: path, interface: BusNames.session, member: "ShowPicker") {
                         $0.append(items: items).append(settings: settings)
                     }
                 } catch {
@@ -119,13 +119,13 @@ public final class AccessorySession: Sendable {
         for accessory: Accessory, settings: AccessorySettings = .init()
     ) async throws(AccessorySetupError) {
         try await sessionCall("FinishAuthorization") {
-            $0.append(objectPath: AgentBusNames.path(of: accessory.id)).append(accessorySettings: settings)
+            $0.append(objectPath: BusNames.path(of: accessory.id)).append(accessorySettings: settings)
         }
     }
 
     /// Setup failed in the app: the agent removes the accessory.
     public func failAuthorization(for accessory: Accessory) async throws(AccessorySetupError) {
-        try await sessionCall("FailAuthorization") { $0.append(objectPath: AgentBusNames.path(of: accessory.id)) }
+        try await sessionCall("FailAuthorization") { $0.append(objectPath: BusNames.path(of: accessory.id)) }
     }
 
     /// Replaces the descriptor an accessory is known by (checked like a picker's).
@@ -133,14 +133,14 @@ public final class AccessorySession: Sendable {
         for accessory: Accessory, descriptor: DiscoveryDescriptor
     ) async throws(AccessorySetupError) {
         try await sessionCall("UpdateAuthorization") {
-            $0.append(objectPath: AgentBusNames.path(of: accessory.id))
+            $0.append(objectPath: BusNames.path(of: accessory.id))
                 .append(pairs: DescriptorFields.fields(of: descriptor))
         }
     }
 
     /// Gives up the accessory; `accessoryRemoved` follows.
     public func removeAccessory(_ accessory: Accessory) async throws(AccessorySetupError) {
-        try await sessionCall("RemoveAccessory") { $0.append(objectPath: AgentBusNames.path(of: accessory.id)) }
+        try await sessionCall("RemoveAccessory") { $0.append(objectPath: BusNames.path(of: accessory.id)) }
     }
 
     /// A new display name (with `.ssid`, a Wi-Fi accessory's SSID too); `accessoryChanged` follows.
@@ -148,7 +148,7 @@ public final class AccessorySession: Sendable {
         _ accessory: Accessory, to name: String, options: AccessoryRenameOptions = []
     ) async throws(AccessorySetupError) {
         try await sessionCall("RenameAccessory") {
-            $0.append(objectPath: AgentBusNames.path(of: accessory.id)).append(name).append(strings: options.words)
+            $0.append(objectPath: BusNames.path(of: accessory.id)).append(name).append(strings: options.words)
         }
     }
 
@@ -168,12 +168,12 @@ public final class AccessorySession: Sendable {
     ) throws(AccessorySetupError) -> (path: String, accessories: [Accessory]) {
         let connection = try AgentCalls.connect(context, address: address)
         let opened = try AgentCalls.call(
-            context, path: AgentBusNames.root, interface: AgentBusNames.manager, member: "OpenSession")
+            context, path: BusNames.root, interface: BusNames.manager, member: "OpenSession")
         let path = try AgentCalls.decode("OpenSession reply") { () throws(BusError) in try opened.readObjectPath() }
         // Only the agent that opened the session is listened to: its unique name.
         let agent = opened.sender
         do {
-            try connection.onSignal(sender: agent, interface: AgentBusNames.session) { [weak thread] message in
+            try connection.onSignal(sender: agent, interface: BusNames.session) { [weak thread] message in
                 guard message.path == path, let member = message.member,
                     let signal = try? SessionSignal.read(member, from: message)
                 else { return }
@@ -185,7 +185,7 @@ public final class AccessorySession: Sendable {
         } catch {
             throw AccessorySetupError(.activationFailed, reason: .message("\(error)"))
         }
-        let activated = try AgentCalls.call(context, path: path, interface: AgentBusNames.session, member: "Activate")
+        let activated = try AgentCalls.call(context, path: path, interface: BusNames.session, member: "Activate")
         let paths = try AgentCalls.decode("Activate reply") { () throws(BusError) in try activated.readObjectPaths() }
         var accessories: [Accessory] = []
         for accessoryPath in paths { accessories.append(try AgentCalls.accessory(context, path: accessoryPath)) }
@@ -198,7 +198,7 @@ public final class AccessorySession: Sendable {
     ) async throws(AccessorySetupError) {
         let (thread, path) = try core.active()
         try await thread.perform { context throws(AccessorySetupError) in
-            _ = try AgentCalls.call(context, path: path, interface: AgentBusNames.session, member: member, build)
+            _ = try AgentCalls.call(context, path: path, interface: BusNames.session, member: member, build)
         }
     }
 

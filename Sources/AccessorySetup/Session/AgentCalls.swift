@@ -22,7 +22,7 @@ enum AgentCalls {
         guard let connection = context.connection else { throw AccessorySetupError(.invalidated) }
         do {
             return try connection.call(
-                destination: AgentBusNames.service, path: path, interface: interface, member: member,
+                destination: BusNames.service, path: path, interface: interface, member: member,
                 timeout: timeout, build)
         } catch {
             throw AccessorySetupError(error)
@@ -40,11 +40,11 @@ enum AgentCalls {
 
     /// The accessory at `path`, through `Properties.GetAll`.
     static func accessory(_ context: BusThread.Context, path: String) throws(AccessorySetupError) -> Accessory {
-        guard let id = AgentBusNames.accessoryID(path: path) else {
+        guard let id = BusNames.accessory(at: path) else {
             throw AccessorySetupError(.unknown, reason: .message("\(path) is not an accessory's path"))
         }
-        let reply = try call(context, path: path, interface: AgentBusNames.properties, member: "GetAll") {
-            $0.append(AgentBusNames.accessory)
+        let reply = try call(context, path: path, interface: BusNames.properties, member: "GetAll") {
+            $0.append(BusNames.accessory)
         }
         let values = try decode("accessory \(id)") { () throws(BusError) in try AccessoryProperties.read(reply) }
         do {

@@ -157,7 +157,7 @@ final class SessionCore: Sendable {
         }
         var accessory: Accessory?
         var failure: AccessorySetupError?
-        if let path = signal.accessoryPath, let id = AgentBusNames.accessoryID(path: path) {
+        if let path = signal.accessoryPath, let id = BusNames.accessory(at: path) {
             let known = state.withLock { $0.accessories.first { $0.id == id } }
             if case .accessoryRemoved = signal {
                 // The object is gone already; what the session knew of it is all there is.

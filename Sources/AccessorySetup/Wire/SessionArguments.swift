@@ -57,7 +57,7 @@ extension BusReply {
             for item in items {
                 array.container("r", "sssa{ss}") { entry in
                     entry.append(item.name)
-                    entry.append(item.bluetoothIdentifier.map(\.wireValue) ?? "")
+                    entry.append(item.bluetoothIdentifier.map(\.parseableText) ?? "")
                     entry.append(item.ssid.map { SSIDText.escaped($0.bytes) } ?? "")
                     entry.append(pairs: DescriptorFields.fields(of: item.descriptor))
                 }
@@ -75,14 +75,4 @@ extension PickerDisplayItem.SetupOptions {
 
 extension AccessoryRenameOptions {
     var words: [String] { contains(.ssid) ? ["ssid"] : [] }
-}
-
-extension BluetoothDeviceIdentifier {
-    /// `AA:BB:CC:DD:EE:FF` for a public address, `AA:BB:CC:DD:EE:FF/random` for a random one.
-    var wireValue: String {
-        switch addressType {
-        case .public, .publicIdentity: "\(address)"
-        case .random, .randomIdentity: "\(address)/random"
-        }
-    }
 }

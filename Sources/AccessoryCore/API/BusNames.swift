@@ -1,6 +1,5 @@
-import AccessoryCore
-
-/// accessoryd's names on the bus. Interfaces carry a version, as BlueZ's do,
+/// accessoryd's names on the bus (the D-Bus API's contract), one definition
+/// for the daemon and its clients. Interfaces carry a version, as BlueZ's do,
 /// so a later incompatible one can live beside them.
 public enum BusNames {
     public static let service = "org.accessoryagent"
