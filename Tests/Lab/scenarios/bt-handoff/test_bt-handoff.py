@@ -5,6 +5,7 @@ hands it; a second app without the grant is refused; removing the grant takes th
 socket away from under the app."""
 
 import os
+import pwd
 import re
 import subprocess
 
@@ -83,12 +84,17 @@ class HandoffTests(LabTestCase):
                            "--read", f"{SERVICE}/{CHARACTERISTIC}")
         try:
             # No capability at all: whatever it does on the radio, accessoryd does for it.
-            def status():
-                with open(f"/proc/{app.pid}/status") as handle:
-                    return handle.read()
-            self.lab.wait_until(lambda: "Name:\tsetpriv" not in status(), timeout=10,
+            # Popen can return while the child is still the forked python3 (root, every
+            # capability), and then setpriv runs as root too: look only once the example
+            # app's own binary is what runs.
+            binary = os.path.realpath(self.lab.binary("accessory-example"))
+            self.lab.wait_until(lambda: os.path.realpath(f"/proc/{app.pid}/exe") == binary, timeout=10,
                                 what="setpriv to exec the example app")
-            self.assertIn("CapEff:\t0000000000000000", status())
+            with open(f"/proc/{app.pid}/status") as handle:
+                status = handle.read()
+            nobody = pwd.getpwnam("nobody").pw_uid
+            self.assertIn(f"Uid:\t{nobody}\t{nobody}\t{nobody}\t{nobody}\n", status)
+            self.assertIn("CapEff:\t0000000000000000", status)
             found = {}
 
             def listed():
