@@ -39,12 +39,16 @@ extension AccessoryService {
             try hotspots.join(ssid: ssid, credential: credential, interface: interface) { [weak self] result in
                 guard let self else { return }
                 var outcome = result
-                if case .joined = result, session.state != .active {
-                    // The app went while joining: nobody to hand it to.
-                    hotspots.leave(interface: interface)
-                    outcome = .failed(reason: "the session ended")
-                } else if case .joined = result {
-                    session.hotspotInterface = interface
+                if case .joined = result {
+                    // The app or its accessory may have gone while joining: nobody to hand it to.
+                    let gone = session.state != .active ? "the session ended"
+                        : (try? center.owned(id, by: session.app)) == nil ? "the accessory was removed" : nil
+                    if let gone {
+                        hotspots.leave(interface: interface)
+                        outcome = .failed(reason: gone)
+                    } else {
+                        session.hotspot = .init(accessory: id, interface: interface)
+                    }
                 }
                 logger.log(.hotspotJoinResult, level: .notice, "\(session.app)'s join of \(grant.displayName): \(outcome)",
                            metadata: ["app": "\(session.app)", "accessory.id": "\(id)", "wifi.interface": "\(interface)",
@@ -67,18 +71,24 @@ extension AccessoryService {
     /// `LeaveHotspot(o accessory)`.
     func leaveHotspot(_ call: BusMessage, _ session: AccessorySession) throws(AccessorySetupError) -> BusConnection.MethodOutcome? {
         let id = try BusArguments.accessory(call)
-        _ = try center.owned(id, by: session.app)
-        guard let interface = session.hotspotInterface else {
-            throw AccessorySetupError(.invalidRequest, reason: .message("this session has not joined a hotspot"))
+        let grant = try center.owned(id, by: session.app)
+        guard session.hotspot?.accessory == id else {
+            throw AccessorySetupError(.invalidRequest, reason: .message("this session has not joined \(grant.displayName)'s hotspot"))
         }
-        leaveHotspot(of: session, interface: interface)
+        leaveHotspot(of: session, why: "the app left the hotspot")
         return reply(call)
     }
 
-    func leaveHotspot(of session: AccessorySession, interface: String? = nil) {
-        guard let interface = interface ?? session.hotspotInterface else { return }
-        hotspots?.leave(interface: interface)
-        session.hotspotInterface = nil
+    /// Ends the session's join, if it holds one, and says why in the journal:
+    /// an operator wants to know whether the app, the bus or a removal ended it.
+    func leaveHotspot(of session: AccessorySession, why: String) {
+        guard let joined = session.hotspot else { return }
+        session.hotspot = nil
+        logger.notice("Ending \(session.app)'s hotspot join on \(joined.interface): \(why)",
+                      metadata: ["app": "\(session.app)", "accessory.id": "\(joined.accessory)",
+                                 "wifi.interface": "\(joined.interface)", "wifi.event": "hotspot-join-ended",
+                                 "wifi.leave_reason": "\(why)"])
+        hotspots?.leave(interface: joined.interface)
     }
 
     /// `[Wi-Fi] JoinInterface=`, else the first Wi-Fi interface.

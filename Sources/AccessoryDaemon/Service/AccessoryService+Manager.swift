@@ -24,7 +24,7 @@ extension AccessoryService {
             ])
             return .error(BusError(
                 name: BusNames.error(AccessorySetupError.Code.activationFailed.description),
-                message: "\(who) has no app manifest in \(AppManifestLoader.vendorDirectory) or \(AppManifestLoader.administratorDirectory)"))
+                message: "\(who) has no app manifest in \(manifestDirectories)"))
         }
         let session = AccessorySession(number: nextSession, app: manifest.app, owner: caller.sender,
                                        persistent: persistent, now: clock.now)
@@ -53,7 +53,7 @@ extension AccessoryService {
     func end(_ session: AccessorySession, why: String) {
         session.invalidate()
         closeChannels(of: session)
-        leaveHotspot(of: session)
+        leaveHotspot(of: session, why: "the session ended: \(why)")
         center.sessionEnded(session.number)
         logger.info("Session ended: \(why)", metadata: ["app": "\(session.app)", "session": "\(session.path)"])
     }

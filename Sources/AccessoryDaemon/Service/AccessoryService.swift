@@ -10,6 +10,8 @@ import Logging
 public final class AccessoryService {
     let connection: BusConnection
     let apps: () -> AppManifestCatalog
+    /// Where the manifests come from, named when a caller has none.
+    let manifestDirectories: String
     let logger: Logger
     let clock: any MonotonicClock
     public private(set) var center: AuthorizationCenter!
@@ -26,11 +28,13 @@ public final class AccessoryService {
 
     public init(
         connection: BusConnection, logger: Logger, apps: @escaping () -> AppManifestCatalog,
+        manifestDirectories: String = AppCatalogLoader().directoriesDescription,
         store: GrantStore, pipeline: DiscoveryPipeline, loop: EventLoop
     ) throws(SystemError) {
         self.connection = connection
         self.logger = logger
         self.apps = apps
+        self.manifestDirectories = manifestDirectories
         self.clock = SystemMonotonicClock()
         var timer: TimerToken?
         center = AuthorizationCenter(
@@ -111,7 +115,9 @@ public final class AccessoryService {
             if case .accessoryRemoved(let id) = event {
                 // Removal revokes every handle the app holds on it.
                 channels?.revoke(accessory: id)
-                for session in openSessions where session.app == app { leaveHotspot(of: session) }
+                for session in openSessions where session.hotspot?.accessory == id {
+                    leaveHotspot(of: session, why: "the accessory was removed")
+                }
                 accessoryDisappeared(id, app: app)
             }
         case .agent(let event):

@@ -27,8 +27,8 @@ public final class AccessorySession {
     private(set) var queue: [QueuedEvent] = []
     /// Bluetooth channels handed to this session (the broker's ids).
     var channels: Set<UInt64> = []
-    /// The interface this session's hotspot join holds, if any.
-    var hotspotInterface: String?
+    /// The hotspot join this session holds, if any.
+    var hotspot: JoinedHotspot?
     static let queueLimit = 256
 
     init(number: UInt64, app: AppID, owner: String, persistent: Bool = false, now: MonotonicInstant) {
@@ -40,6 +40,13 @@ public final class AccessorySession {
     }
 
     public var path: String { "\(BusNames.sessions)/\(number)" }
+
+    /// Whose hotspot a session joined, and on which interface: removing that
+    /// accessory ends this join and no other.
+    struct JoinedHotspot {
+        let accessory: AccessoryID
+        let interface: String
+    }
 
     /// `activate`: from new to active; again is harmless; after invalidation, `invalidated`.
     func activate() throws(AccessorySetupError) {

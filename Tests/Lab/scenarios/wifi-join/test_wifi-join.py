@@ -1,7 +1,9 @@
 """accessoryd --join-hotspot joins an accessory's WPA2 hotspot through wpa_supplicant,
 gets an address from its DHCP server, reaches its service, and puts wlan0 back on
 the uplink afterwards: after leaving, after a wrong passphrase, after an absent SSID,
-and at the next start after being killed with SIGKILL in the middle of a join."""
+and at the next start after being killed with SIGKILL in the middle of a join. Then the
+same through D-Bus, as an app does it: joined and left, refused to another app, and
+ended when the app leaves the bus or the administrator removes its accessory."""
 
 import json
 import os
@@ -20,6 +22,23 @@ SERVICE_PORT = 8080
 PAGE = b"lamp says hello\n"
 # A result must come within the joiner's 40 s timeout; the margin is for the emulator.
 RESULT_TIMEOUT = 75
+
+
+# An app that joins its lamp through D-Bus and keeps its bus connection until killed.
+HOLDER_SCRIPT = """
+import dbus, sys
+bus = dbus.SystemBus()
+manager = dbus.Interface(bus.get_object("org.accessoryagent", "/org/accessoryagent"), "org.accessoryagent.Manager1")
+session = dbus.Interface(bus.get_object("org.accessoryagent", manager.OpenSession()), "org.accessoryagent.Session1")
+session.Activate()
+try:
+    result = session.JoinHotspot(dbus.ObjectPath("/org/accessoryagent/accessory/" + sys.argv[1]),
+                                 sys.stdin.readline().rstrip("\\n"), timeout=120)
+    print(" ".join(result), flush=True)
+except dbus.DBusException as e:
+    print(e.get_dbus_name(), e.get_dbus_message(), flush=True)
+sys.stdin.readline()
+"""
 
 
 class Join:
@@ -260,6 +279,64 @@ class WiFiJoinTests(LabTestCase):
         other = lab.run(["setpriv", "--reuid=daemon", "--regid=daemon", "--clear-groups", "/usr/bin/python3", script])
         self.assertEqual(other.stdout.strip(), f"org.accessoryagent.Error.invalidRequest unknown accessory {accessory}",
                          other.stderr)
+        self.assertEqual(daemon.stop(), 0)
+
+    def test_h_the_app_leaving_the_bus_or_losing_the_accessory_ends_the_join(self):
+        """An app that joined and then vanishes from the bus, or whose accessory the
+        administrator removes, does not keep the gateway off its uplink. Uses the lamp
+        app's grant from test_g, which the state directory keeps across restarts."""
+        lab = self.lab
+        apps = lab.write_app_manifests({
+            "lamp-app": "[App]\nName=lamp-app\nUser=nobody\nSupports=Wi-Fi\n\n[Wi-Fi]\nSSIDPrefixes=Lamp-\n"})
+        config = lab.write_file("leave.conf", "[Wi-Fi]\nScanInterval=2\nFrequencies=2437\nJoinInterface=wlan0\n"
+                                f"WPASupplicantDirectory={WPA_CONTROL_DIR}\n")
+        daemon = lab.start_daemon([lab.binary("accessoryd"), "--config", config, "--apps", apps,
+                                   "--log-target=journal"], env=self.env)
+        daemon.wait_ready(timeout=90)
+        listing = lab.accessoryctl("accessories")
+        found = re.search(r"^([0-9a-f]{16})\s+lamp-app", listing, re.M)
+        self.assertIsNotNone(found, "test_g left the lamp app's grant: " + listing)
+        accessory = found.group(1)
+        script = lab.write_file("holder.py", HOLDER_SCRIPT)
+
+        def join(passphrase):
+            """The app, as nobody: joins, prints the result, holds its bus connection."""
+            lab.log(f"$ (as nobody) python3 holder.py {accessory}")
+            app = subprocess.Popen(["setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups",
+                                    "/usr/bin/python3", script, accessory],
+                                   stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+            app.stdin.write(passphrase + "\n")
+            app.stdin.flush()
+            return app, app.stdout.readline().strip()
+
+        # Checked before anything is sent: wpa_supplicant never hears of a 7-character passphrase.
+        app, result = join("short12")
+        app.kill()
+        self.assertIn("invalidRequest", result)
+        self.assertEqual([row[1] for row in self.networks()], ["Home-Gateway"])
+
+        # The app dies with the join held: the bus tells accessoryd, which restores the uplink.
+        app, result = join(PASSPHRASE.decode())
+        self.assertRegex(result, r"^joined wlan0 192\.168\.77\.\d+$")
+        self.assertEqual(self.station.status().get("ssid"), "Lamp-Setup")
+        app.kill()
+        app.wait(timeout=30)
+        ended = lab.wait_for_journal(timeout=60, WIFI_EVENT="hotspot-join-ended", APP="lamp-app")
+        self.assertEqual(ended.get("WIFI_LEAVE_REASON"), "the session ended: its caller left the bus")
+        self.assert_back_on_uplink()
+
+        # The administrator removes the accessory while the app holds a join.
+        app, result = join(PASSPHRASE.decode())
+        try:
+            self.assertRegex(result, r"^joined wlan0 ")
+            lab.accessoryctl("remove", accessory)
+            lab.wait_for_journal(timeout=60, count=2, WIFI_EVENT="hotspot-join-ended", APP="lamp-app")
+            reasons = [e.get("WIFI_LEAVE_REASON") for e in
+                       lab.journal_entries(WIFI_EVENT="hotspot-join-ended", APP="lamp-app")]
+            self.assertEqual(reasons[-1], "the accessory was removed")
+            self.assert_back_on_uplink()
+        finally:
+            app.kill()
         self.assertEqual(daemon.stop(), 0)
 
     def test_z_passphrase_never_in_the_journal_or_output(self):
