@@ -185,6 +185,7 @@ public final class Daemon {
             try bus.requestName(BusNames.service)
             let service = try AccessoryService(
                 connection: bus, logger: logger, apps: { [unowned self] in apps },
+                manifestDirectories: appLoader.directoriesDescription,
                 store: grants, pipeline: discovery, loop: loop)
             service.center.wifiDemandChanged = { [unowned self] wanted in
                 requestsWantWiFi = wanted

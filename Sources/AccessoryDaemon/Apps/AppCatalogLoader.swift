@@ -14,6 +14,11 @@ public struct AppCatalogLoader: Sendable {
         self.administratorDirectory = administratorDirectory
     }
 
+    /// Where manifests are looked for, as a refused caller is told.
+    public var directoriesDescription: String {
+        vendorDirectory == administratorDirectory ? vendorDirectory : "\(vendorDirectory) or \(administratorDirectory)"
+    }
+
     /// The catalog, plus the files that could not even be read (each also
     /// keeps its app out; the rest load as usual). A missing directory is empty.
     public func load() -> (catalog: AppManifestCatalog, unreadable: [SystemError]) {

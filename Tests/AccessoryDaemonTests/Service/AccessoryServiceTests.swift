@@ -43,8 +43,17 @@ import TestSupport
         let output = try h.run("""
             print(call(manager, "org.accessoryagent.Manager1", "OpenSession"))
             print(call(manager, "org.accessoryagent.Manager1", "OpenPersistentSession"))
+            try:
+                dbus.Interface(bus.get_object("org.accessoryagent", manager), "org.accessoryagent.Manager1").OpenSession()
+            except dbus.DBusException as e:
+                print(e.get_dbus_message())
             """, as: "nobody")
-        #expect(output == "error org.accessoryagent.Error.activationFailed\nerror org.accessoryagent.Error.activationFailed\n")
+        let lines = output.split(separator: "\n").map(String.init)
+        #expect(lines.prefix(2) == ["error org.accessoryagent.Error.activationFailed", "error org.accessoryagent.Error.activationFailed"])
+        // The message says who was refused and where the manifests it lacks are looked for.
+        let message = try #require(lines.dropFirst(2).first)
+        #expect(message.hasPrefix("uid 65534 (nobody)"), "\(message)")
+        #expect(message.hasSuffix("has no app manifest in \(h.directory)/apps.d"), "\(message)")
         #expect(h.service.openSessions.isEmpty)
     }
 

@@ -35,7 +35,8 @@ final class ServiceHarness {
         pipeline = DiscoveryPipeline(clock: clock)
         let catalog = self.catalog
         service = try AccessoryService(connection: connection, logger: Logger(label: "test"),
-                                       apps: { catalog }, store: store, pipeline: pipeline, loop: loop)
+                                       apps: { catalog }, manifestDirectories: directory + "/apps.d",
+                                       store: store, pipeline: pipeline, loop: loop)
     }
 
     deinit { try? FileManager.default.removeItem(atPath: directory) }
