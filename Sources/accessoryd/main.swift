@@ -59,7 +59,7 @@ struct AccessoryDaemonCommand: ParsableCommand {
     var connectOptions: ConnectOptions
 
     @Option(name: .long, help: ArgumentHelp(
-        "Join this Wi-Fi hotspot (the passphrase is read from stdin), print the result, stay joined until SIGTERM, SIGINT or the end of stdin, then restore the previous network.",
+        "Join this Wi-Fi hotspot (the passphrase is read from stdin), print the result, stay joined until SIGTERM, SIGINT, the end of stdin or the loss of the link, then restore the previous network.",
         valueName: "ssid"))
     var joinHotspot: String?
 

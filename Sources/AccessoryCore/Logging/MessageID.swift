@@ -47,6 +47,7 @@ public enum MessageID: String, CaseIterable, Sendable {
     case bluetoothChannelOpened = "500c80a1b9224eb5bb816f5068f5e44b"
     case hotspotJoinResult = "8af494bf5bf64b65a682f485c608fb14"
     case bluetoothChannelFailed = "a9a65f8559da4a3eadfebdee701cd83f"
+    case hotspotJoinEnded = "9b41dba9b64e4ba5b86eb25e4886cb06"
 
     /// The metadata key a log call sets to tag its entry with this class;
     /// the journald handler writes it as the MESSAGE_ID field.

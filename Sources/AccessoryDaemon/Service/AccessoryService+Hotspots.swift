@@ -5,7 +5,8 @@ import AccessorySystem
 /// Joining a Wi-Fi accessory's hotspot for its app: accessoryd drives
 /// wpa_supplicant (the app has no privilege to), tells the app the result,
 /// and puts the interface back on its previous network when the app leaves
-/// the hotspot, leaves the bus, or loses the accessory.
+/// the hotspot, leaves the bus, or loses the accessory, or when the link to
+/// the hotspot is lost (the app then gets `HotspotLeft`).
 extension AccessoryService {
     /// `JoinHotspot(o accessory, s passphrase) → (s result, s interface, s address)`.
     /// An empty passphrase joins an open hotspot; a hotspot last heard as
@@ -36,7 +37,7 @@ extension AccessoryService {
             throw AccessorySetupError(.invalidRequest, reason: .message("\(error)"))
         }
         do {
-            try hotspots.join(ssid: ssid, credential: credential, interface: interface) { [weak self] result in
+            let join = try hotspots.join(ssid: ssid, credential: credential, interface: interface) { [weak self] result in
                 guard let self else { return }
                 var outcome = result
                 if case .joined = result {
@@ -62,6 +63,13 @@ extension AccessoryService {
                 }
                 connection.send(reply)
             }
+            join.whenLinkLost { [weak self] reason in
+                guard let self, session.hotspot?.interface == interface else { return }
+                leaveHotspot(of: session, why: "the link to the hotspot was lost: \(reason)")
+                // The app is told: its sockets on the hotspot are dead, and the interface is back on the uplink.
+                try? connection.emitSignal(path: session.path, interface: BusNames.session, member: "HotspotLeft",
+                                           destination: session.owner) { $0.append(objectPath: BusNames.path(of: id)).append(reason) }
+            }
         } catch {
             throw AccessorySetupError(.connectionFailed, reason: .message("\(error)"))
         }
@@ -84,7 +92,7 @@ extension AccessoryService {
     func leaveHotspot(of session: AccessorySession, why: String) {
         guard let joined = session.hotspot else { return }
         session.hotspot = nil
-        logger.notice("Ending \(session.app)'s hotspot join on \(joined.interface): \(why)",
+        logger.log(.hotspotJoinEnded, level: .notice, "Ended \(session.app)'s hotspot join on \(joined.interface): \(why)",
                       metadata: ["app": "\(session.app)", "accessory.id": "\(joined.accessory)",
                                  "wifi.interface": "\(joined.interface)", "wifi.event": "hotspot-join-ended",
                                  "wifi.leave_reason": "\(why)"])

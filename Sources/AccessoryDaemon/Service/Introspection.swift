@@ -82,6 +82,7 @@ enum Introspection {
             <signal name="PickerSetupFailed"><arg name="error" type="s"/><arg name="message" type="s"/></signal>
             <signal name="PickerDidDismiss"><arg name="error" type="s"/><arg name="message" type="s"/></signal>
             <signal name="MigrationComplete"/>
+            <signal name="HotspotLeft"><arg name="accessory" type="o"/><arg name="reason" type="s"/></signal>
             <property name="App" type="s" access="read"/>
             <property name="State" type="s" access="read"/>
           </interface>

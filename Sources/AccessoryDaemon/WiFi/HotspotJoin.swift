@@ -24,6 +24,10 @@ public final class HotspotJoin {
     private var completion: ((HotspotJoinResult) -> Void)?
     private let logger: Logger
     fileprivate var onLeft: (() -> Void)?
+    /// Once joined: whether the link is still there.
+    private var linkWatch = HotspotLinkWatch()
+    private var graceTimer: TimerToken?
+    private var onLinkLost: ((String) -> Void)?
 
     init(
         loop: EventLoop, client: WPASupplicantClient, record: JoinRecord, recordPath: String,
@@ -60,6 +64,8 @@ public final class HotspotJoin {
         hasLeft = true
         if let deadlineTimer { loop.cancel(deadlineTimer) }
         deadlineTimer = nil
+        if let graceTimer { loop.cancel(graceTimer) }
+        graceTimer = nil
         dhcp.stop()
         client.detach()
         var restored = true
@@ -88,8 +94,13 @@ public final class HotspotJoin {
     }
 
     private func handle(_ event: WPAEvent) {
-        guard result == nil, let signal = HotspotJoinSignal(event, joining: record.temporaryNetwork) else { return }
+        guard let signal = HotspotJoinSignal(event, joining: record.temporaryNetwork) else { return }
         logger.debug("Hotspot join on \(interface): \(signal)")
+        if case .joined? = result {
+            follow(linkWatch.handle(signal))
+            return
+        }
+        guard result == nil else { return }
         let wasAssociating = machine.phase == .associating
         if let result = machine.handle(signal) {
             finish(result)
@@ -133,4 +144,32 @@ public final class HotspotJoin {
 
 extension HotspotJoin {
     func whenLeft(_ action: @escaping () -> Void) { onLeft = action }
+
+    /// `action` learns why, if the link to a joined hotspot is lost: the join
+    /// has ended by then and the interface is back on its previous network.
+    public func whenLinkLost(_ action: @escaping (String) -> Void) { onLinkLost = action }
+
+    private func follow(_ action: HotspotLinkWatch.Action) {
+        switch action {
+        case .none:
+            break
+        case .armGrace:
+            graceTimer = try? loop.after(linkWatch.grace) { [weak self] in
+                guard let self else { return }
+                graceTimer = nil
+                follow(linkWatch.graceExpired())
+            }
+        case .disarmGrace:
+            if let graceTimer { loop.cancel(graceTimer) }
+            graceTimer = nil
+        case .lost(let reason):
+            logger.warning("Lost the link to the hotspot on \(interface): \(reason); leaving it",
+                           metadata: ["wifi.interface": "\(interface)", "wifi.event": "hotspot-link-lost",
+                                      "wifi.leave_reason": "\(reason)"])
+            let tell = onLinkLost
+            onLinkLost = nil
+            leave()
+            tell?(reason)
+        }
+    }
 }

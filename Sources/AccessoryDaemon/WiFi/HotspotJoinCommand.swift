@@ -8,7 +8,8 @@ import Logging
 /// lab and for administrators, before apps can ask through D-Bus. Reads the
 /// passphrase from the first line of stdin (an empty line: an open network;
 /// 64 hex digits: a raw PSK), prints the typed result, stays joined until
-/// SIGTERM, SIGINT or the end of stdin, then leaves and restores the previous network.
+/// SIGTERM, SIGINT, the end of stdin or the loss of the link (`link lost: …`),
+/// then leaves and restores the previous network.
 public enum HotspotJoinCommand {
     public static let exitUsage: Int32 = 64
 
@@ -42,7 +43,7 @@ public enum HotspotJoinCommand {
             }
             try loop.onSignal(SIGTERM) { finish(status) }
             try loop.onSignal(SIGINT) { finish(status) }
-            try joiner.join(ssid: ssid, credential: credential, interface: interface) { result in
+            let join = try joiner.join(ssid: ssid, credential: credential, interface: interface) { result in
                 StandardOutput.write("result \(result)\n")
                 guard case .joined = result else {
                     // Already undone by the joiner.
@@ -50,6 +51,10 @@ public enum HotspotJoinCommand {
                     return
                 }
                 status = 0
+            }
+            join.whenLinkLost { reason in
+                StandardOutput.write("link lost: \(reason)\n")
+                finish(1)
             }
             // The end of stdin means "leave": the caller went away.
             var stdinWatch: WatchToken?

@@ -3,7 +3,8 @@ gets an address from its DHCP server, reaches its service, and puts wlan0 back o
 the uplink afterwards: after leaving, after a wrong passphrase, after an absent SSID,
 and at the next start after being killed with SIGKILL in the middle of a join. Then the
 same through D-Bus, as an app does it: joined and left, refused to another app, and
-ended when the app leaves the bus or the administrator removes its accessory."""
+ended when the app leaves the bus, the administrator removes its accessory, or the
+hotspot goes away."""
 
 import json
 import os
@@ -14,6 +15,7 @@ import subprocess
 import time
 
 from labkit import LabTestCase
+from labkit.message_ids import HOTSPOT_JOIN_ENDED
 from labkit.wifi import WPA_CONTROL_DIR
 
 PASSPHRASE = b'lamp pass "quoted" phrase'
@@ -24,20 +26,27 @@ PAGE = b"lamp says hello\n"
 RESULT_TIMEOUT = 75
 
 
-# An app that joins its lamp through D-Bus and keeps its bus connection until killed.
+# An app that joins its lamp through D-Bus, keeps its bus connection until killed, and
+# prints the HotspotLeft signal if accessoryd ends the join under it.
 HOLDER_SCRIPT = """
 import dbus, sys
+from dbus.mainloop.glib import DBusGMainLoop
+from gi.repository import GLib
+DBusGMainLoop(set_as_default=True)
 bus = dbus.SystemBus()
 manager = dbus.Interface(bus.get_object("org.accessoryagent", "/org/accessoryagent"), "org.accessoryagent.Manager1")
-session = dbus.Interface(bus.get_object("org.accessoryagent", manager.OpenSession()), "org.accessoryagent.Session1")
+path = manager.OpenSession()
+session = dbus.Interface(bus.get_object("org.accessoryagent", path), "org.accessoryagent.Session1")
 session.Activate()
+bus.add_signal_receiver(lambda accessory, reason: print("HotspotLeft", accessory, reason, flush=True),
+                        signal_name="HotspotLeft", dbus_interface="org.accessoryagent.Session1", path=path)
 try:
     result = session.JoinHotspot(dbus.ObjectPath("/org/accessoryagent/accessory/" + sys.argv[1]),
                                  sys.stdin.readline().rstrip("\\n"), timeout=120)
     print(" ".join(result), flush=True)
 except dbus.DBusException as e:
     print(e.get_dbus_name(), e.get_dbus_message(), flush=True)
-sys.stdin.readline()
+GLib.MainLoop().run()
 """
 
 
@@ -281,9 +290,10 @@ class WiFiJoinTests(LabTestCase):
                          other.stderr)
         self.assertEqual(daemon.stop(), 0)
 
-    def test_h_the_app_leaving_the_bus_or_losing_the_accessory_ends_the_join(self):
-        """An app that joined and then vanishes from the bus, or whose accessory the
-        administrator removes, does not keep the gateway off its uplink. Uses the lamp
+    def test_h_the_app_leaving_the_bus_losing_the_accessory_or_the_link_ends_the_join(self):
+        """An app that joined and then vanishes from the bus, whose accessory the
+        administrator removes, or whose accessory's hotspot goes away, does not keep
+        the gateway off its uplink. Uses the lamp
         app's grant from test_g, which the state directory keeps across restarts."""
         lab = self.lab
         apps = lab.write_app_manifests({
@@ -321,18 +331,38 @@ class WiFiJoinTests(LabTestCase):
         self.assertEqual(self.station.status().get("ssid"), "Lamp-Setup")
         app.kill()
         app.wait(timeout=30)
-        ended = lab.wait_for_journal(timeout=60, WIFI_EVENT="hotspot-join-ended", APP="lamp-app")
+        ended = lab.wait_for_journal(timeout=60, MESSAGE_ID=HOTSPOT_JOIN_ENDED, APP="lamp-app")
         self.assertEqual(ended.get("WIFI_LEAVE_REASON"), "the session ended: its caller left the bus")
         self.assert_back_on_uplink()
+
+        # The lamp's hotspot goes away under the join: once the grace period is over,
+        # accessoryd ends the join, tells the app, and wlan0 is back on the uplink.
+        app, result = join(PASSPHRASE.decode())
+        lamp = lab.hotspot("wlan2")
+        try:
+            self.assertRegex(result, r"^joined wlan0 ")
+            self.assertIn("OK", lamp.command("disable").stdout)
+            told = app.stdout.readline().strip()
+            self.assertTrue(told.startswith(f"HotspotLeft /org/accessoryagent/accessory/{accessory} "
+                                            "the link dropped"), told)
+            lab.wait_for_journal(MESSAGE_ID=HOTSPOT_JOIN_ENDED, APP="lamp-app", count=2)
+            reasons = [e.get("WIFI_LEAVE_REASON") for e in
+                       lab.journal_entries(MESSAGE_ID=HOTSPOT_JOIN_ENDED, APP="lamp-app")]
+            self.assertRegex(reasons[-1], r"^the link to the hotspot was lost: the link dropped .*within 15 s$")
+            self.assert_back_on_uplink()
+        finally:
+            app.kill()
+            lamp.command("enable")
+        lamp.wait_enabled()
 
         # The administrator removes the accessory while the app holds a join.
         app, result = join(PASSPHRASE.decode())
         try:
             self.assertRegex(result, r"^joined wlan0 ")
             lab.accessoryctl("remove", accessory)
-            lab.wait_for_journal(timeout=60, count=2, WIFI_EVENT="hotspot-join-ended", APP="lamp-app")
+            lab.wait_for_journal(timeout=60, count=3, MESSAGE_ID=HOTSPOT_JOIN_ENDED, APP="lamp-app")
             reasons = [e.get("WIFI_LEAVE_REASON") for e in
-                       lab.journal_entries(WIFI_EVENT="hotspot-join-ended", APP="lamp-app")]
+                       lab.journal_entries(MESSAGE_ID=HOTSPOT_JOIN_ENDED, APP="lamp-app")]
             self.assertEqual(reasons[-1], "the accessory was removed")
             self.assert_back_on_uplink()
         finally:
