@@ -269,6 +269,31 @@ struct AccessorySessionTests {
         session.invalidate()
     }
 
+    @Test func aJoinAccessorydEndedOnItsOwnComesOnItsOwnStream() async throws {
+        let agent = try await FakeAgent(address: bus.address, accessories: [Self.lamp])
+        let session = AccessorySession(busAddress: bus.address)
+        var events = session.events.makeAsyncIterator()
+        var leaves = session.hotspotLeaves.makeAsyncIterator()
+        try await session.activate()
+        #expect(try await next(&events).eventType == .activated)
+
+        // A wrong signature and a path that names no accessory are skipped.
+        agent.emit("HotspotLeft") { $0.append("/org/accessoryagent/accessory/00000000000000a1").append("as text") }
+        agent.emit("HotspotLeft") { $0.append(objectPath: "/org/accessoryagent/session/1").append("not an accessory") }
+        agent.emit("HotspotLeft") {
+            $0.append(objectPath: "/org/accessoryagent/accessory/00000000000000a1")
+                .append("the link dropped (reason 3) and was not back within 15 s")
+        }
+        agent.emit("PickerDidPresent")
+
+        #expect(await leaves.next() == HotspotLeft(
+            accessory: AccessoryID(0xA1), reason: "the link dropped (reason 3) and was not back within 15 s"))
+        // Not an ASK event: the event stream goes on with the next one.
+        #expect(try await next(&events).eventType == .pickerDidPresent)
+        session.invalidate()
+        #expect(await leaves.next() == nil)
+    }
+
     @Test func setupSignalsCarryTheirAccessoryOrError() async throws {
         let agent = try await FakeAgent(address: bus.address, accessories: [Self.sensor])
         let session = AccessorySession(busAddress: bus.address)

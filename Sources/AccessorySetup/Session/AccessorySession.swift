@@ -16,14 +16,19 @@ public final class AccessorySession: Sendable {
     /// The session's events, oldest first; the stream ends after `invalidated`.
     /// Meant for one reader, as `ASAccessorySession`'s event handler is one.
     public let events: AsyncStream<AccessoryEvent>
+    /// Hotspot joins accessoryd ended because the link was lost (not an ASK
+    /// event, hence a stream of its own); it ends with the session.
+    public let hotspotLeaves: AsyncStream<HotspotLeft>
     let core: SessionCore
 
     /// A session with the agent on the system bus, or on the bus at
     /// `busAddress` (`unix:path=…`, for tests). Nothing happens until `activate()`.
     public init(busAddress: String? = nil) {
         let (events, continuation) = AsyncStream.makeStream(of: AccessoryEvent.self)
+        let (hotspotLeaves, leaves) = AsyncStream.makeStream(of: HotspotLeft.self)
         self.events = events
-        core = SessionCore(busAddress: busAddress, events: continuation)
+        self.hotspotLeaves = hotspotLeaves
+        core = SessionCore(busAddress: busAddress, events: continuation, hotspotLeaves: leaves)
     }
 
     deinit { core.end() }
@@ -174,9 +179,12 @@ public final class AccessorySession: Sendable {
         let agent = opened.sender
         do {
             try connection.onSignal(sender: agent, interface: BusNames.session) { [weak thread] message in
-                guard message.path == path, let member = message.member,
-                    let signal = try? SessionSignal.read(member, from: message)
-                else { return }
+                guard message.path == path, let member = message.member else { return }
+                if member == "HotspotLeft" {
+                    if let left = try? HotspotLeft.read(from: message) { core.hotspotLeaves.yield(left) }
+                    return
+                }
+                guard let signal = try? SessionSignal.read(member, from: message) else { return }
                 // Read and delivered as a job of its own: the accessory it names
                 // is fetched with a call, which sd-bus's dispatch must not wait on.
                 thread?.post { context in core.deliver(signal, context: context) }

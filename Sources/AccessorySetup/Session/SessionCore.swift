@@ -24,11 +24,14 @@ final class SessionCore: Sendable {
 
     let state = Mutex(State())
     let events: AsyncStream<AccessoryEvent>.Continuation
+    let hotspotLeaves: AsyncStream<HotspotLeft>.Continuation
     let busAddress: String?
 
-    init(busAddress: String?, events: AsyncStream<AccessoryEvent>.Continuation) {
+    init(busAddress: String?, events: AsyncStream<AccessoryEvent>.Continuation,
+         hotspotLeaves: AsyncStream<HotspotLeft>.Continuation) {
         self.busAddress = busAddress
         self.events = events
+        self.hotspotLeaves = hotspotLeaves
     }
 
     // MARK: Phases
@@ -109,6 +112,7 @@ final class SessionCore: Sendable {
         ending.waiter?.resume(returning: AccessorySetupError(.invalidated))
         events.yield(AccessoryEvent(.invalidated, error: error))
         events.finish()
+        hotspotLeaves.finish()
         ending.thread?.stop()
     }
 
