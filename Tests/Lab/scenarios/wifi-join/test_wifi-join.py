@@ -15,7 +15,7 @@ import subprocess
 import time
 
 from labkit import LabTestCase
-from labkit.message_ids import HOTSPOT_JOIN_ENDED
+from labkit.message_ids import HOTSPOT_JOIN_ENDED, HOTSPOT_JOIN_RESULT
 from labkit.wifi import WPA_CONTROL_DIR
 
 PASSPHRASE = b'lamp pass "quoted" phrase'
@@ -47,6 +47,33 @@ try:
 except dbus.DBusException as e:
     print(e.get_dbus_name(), e.get_dbus_message(), flush=True)
 GLib.MainLoop().run()
+"""
+
+
+# An app whose gateway already knew a lamp (now gone): it migrates the lamp, and once
+# the administrator approved, asks to join its hotspot.
+MIGRATE_AND_JOIN_SCRIPT = """
+import dbus, sys
+from dbus.mainloop.glib import DBusGMainLoop
+from gi.repository import GLib
+DBusGMainLoop(set_as_default=True)
+bus = dbus.SystemBus()
+manager = dbus.Interface(bus.get_object("org.accessoryagent", "/org/accessoryagent"), "org.accessoryagent.Manager1")
+path = manager.OpenSession()
+session = dbus.Interface(bus.get_object("org.accessoryagent", path), "org.accessoryagent.Session1")
+session.Activate()
+loop = GLib.MainLoop()
+added = []
+bus.add_signal_receiver(lambda accessory: added.append(str(accessory)), signal_name="AccessoryAdded",
+                        dbus_interface="org.accessoryagent.Session1", path=path)
+bus.add_signal_receiver(lambda error, message: loop.quit(), signal_name="PickerDidDismiss",
+                        dbus_interface="org.accessoryagent.Session1", path=path)
+session.Migrate(dbus.Array([("Ghost Lamp", "", sys.argv[1], dbus.Dictionary({"SSIDPrefix": "Lamp-"}, signature="ss"))],
+                           signature="(sssa{ss})"))
+loop.run()
+print("added", *added, flush=True)
+result = session.JoinHotspot(dbus.ObjectPath(added[0]), sys.stdin.readline().rstrip("\\n"), timeout=120)
+print(" ".join(result), flush=True)
 """
 
 
@@ -368,6 +395,44 @@ class WiFiJoinTests(LabTestCase):
             self.assert_back_on_uplink()
         finally:
             app.kill()
+        self.assertEqual(daemon.stop(), 0)
+
+    def test_i_an_absent_hotspot_through_dbus_is_not_found_and_the_uplink_stays(self):
+        """test_d through an app: JoinHotspot for a hotspot nobody serves any more gives
+        network-not-found within the joiner's bound, and wlan0 is back on its uplink.
+        The app gets the accessory by migration, as for one the gateway knew before."""
+        lab = self.lab
+        apps = lab.write_app_manifests({
+            "lamp-app": "[App]\nName=lamp-app\nUser=nobody\nSupports=Wi-Fi\n\n[Wi-Fi]\nSSIDPrefixes=Lamp-\n"})
+        config = lab.write_file("ghost.conf", "[Wi-Fi]\nScanInterval=2\nFrequencies=2437\nJoinInterface=wlan0\n"
+                                f"WPASupplicantDirectory={WPA_CONTROL_DIR}\n")
+        daemon = lab.start_daemon([lab.binary("accessoryd"), "--config", config, "--apps", apps,
+                                   "--log-target=journal"], env=self.env)
+        daemon.wait_ready(timeout=90)
+        script = lab.write_file("ghost.py", MIGRATE_AND_JOIN_SCRIPT)
+        lab.log("$ (as nobody) python3 ghost.py Lamp-Ghost")
+        app = subprocess.Popen(["setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups",
+                                "/usr/bin/python3", script, "Lamp-Ghost"],
+                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        try:
+            app.stdin.write(PASSPHRASE.decode() + "\n")
+            app.stdin.flush()
+
+            def migration():
+                found = re.search(r"^request (\d+): lamp-app migrates", lab.accessoryctl("requests"), re.M)
+                return found.group(1) if found else None
+            lab.accessoryctl("approve", lab.wait_until(migration, timeout=30, what="the migration request"), "0")
+            output, _ = app.communicate(timeout=RESULT_TIMEOUT + 30)
+        finally:
+            app.kill()
+        lab.log(output)
+        lines = output.splitlines()
+        self.assertRegex(lines[0], r"^added /org/accessoryagent/accessory/[0-9a-f]{16}$", output)
+        self.assertEqual(lines[1:], ["network-not-found wlan0 "], output)
+        self.assert_back_on_uplink()
+        result = lab.wait_for_journal(MESSAGE_ID=HOTSPOT_JOIN_RESULT, APP="lamp-app", WIFI_JOIN_RESULT="network-not-found")
+        self.assertEqual(result.get("ACCESSORY_ID"), lines[0].rsplit("/", 1)[1])
+        lab.accessoryctl("remove", lines[0].rsplit("/", 1)[1])
         self.assertEqual(daemon.stop(), 0)
 
     def test_z_passphrase_never_in_the_journal_or_output(self):
