@@ -154,6 +154,12 @@ public struct AccessoryRegistry: Sendable {
         configuration.allowedSilence(interval: tracked.interval.learned(needed: configuration.intervalSamplesNeeded))
     }
 
+    /// How long `tracked` may stay silent before it counts as gone: the same
+    /// rule for an app's granted accessory as for the registry's own presence.
+    public func allowedSilence(of tracked: TrackedAccessory) -> Duration {
+        .nanoseconds(Int64(clamping: allowedSilence(tracked)))
+    }
+
     private static func silence(from instant: MonotonicInstant, to now: MonotonicInstant) -> UInt64 {
         now > instant ? now.nanoseconds - instant.nanoseconds : 0
     }

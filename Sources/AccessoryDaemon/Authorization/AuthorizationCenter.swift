@@ -21,13 +21,11 @@ public final class AuthorizationCenter {
     public private(set) var windows = ApprovalWindows()
     /// The registered picker agent: its unique bus name and object path.
     public private(set) var agent: (name: String, path: String)?
-    /// Granted accessories heard lately, for presence.
-    private var lastHeard: [AccessoryID: (at: MonotonicInstant, data: [UInt8], rssi: Int)] = [:]
-
-    /// A granted Bluetooth accessory not heard for this long is absent.
-    public static let bluetoothAbsentAfter = Duration.seconds(30)
-    /// Wi-Fi is scanned far less often.
-    public static let wifiAbsentAfter = Duration.seconds(300)
+    /// Granted accessories heard lately, for presence; each is absent once
+    /// silent for longer than the registry allows it (3 times its learned
+    /// advertising interval, within the presence bounds), so a sensor that
+    /// wakes once a minute does not flap between present and absent.
+    private var lastHeard: [AccessoryID: (at: MonotonicInstant, data: [UInt8], rssi: Int, absentAfter: Duration)] = [:]
 
     public init(
         store: GrantStore, pipeline: DiscoveryPipeline, logger: Logger,
@@ -189,7 +187,8 @@ public final class AuthorizationCenter {
         close(request)
         if let tracked = tracked(chosen.identity) {
             // Just heard, or it could not have been picked: present from the start.
-            lastHeard[grant.accessory] = (tracked.lastHeard, chosen.advertisingData, tracked.rssi ?? chosen.rssi)
+            lastHeard[grant.accessory] = (tracked.lastHeard, chosen.advertisingData, tracked.rssi ?? chosen.rssi,
+                                          pipeline.registry.allowedSilence(of: tracked))
             reschedule()
         }
         logger.log(.accessoryApproved, level: .notice,
@@ -411,22 +410,18 @@ public final class AuthorizationCenter {
             logger.log(.approvalWindowClosed, level: .notice, "Approval window for \(app) ran out", metadata: ["app": "\(app)"])
         }
         for (id, heard) in lastHeard {
-            guard let grant = store.grants[id], heard.at.advanced(by: absentAfter(grant)) <= now else { continue }
+            guard let grant = store.grants[id], heard.at.advanced(by: heard.absentAfter) <= now else { continue }
             lastHeard.removeValue(forKey: id)
             notify(.presence(grant, present: false, rssi: nil))
         }
         reschedule()
     }
 
-    private func absentAfter(_ grant: Grant) -> Duration {
-        grant.bluetooth != nil ? Self.bluetoothAbsentAfter : Self.wifiAbsentAfter
-    }
-
     private func reschedule() {
         var deadlines = requests.values.compactMap(\.discoveryDeadline)
         if let window = windows.nextDeadline { deadlines.append(window) }
-        for (id, heard) in lastHeard {
-            if let grant = store.grants[id] { deadlines.append(heard.at.advanced(by: absentAfter(grant))) }
+        for (id, heard) in lastHeard where store.grants[id] != nil {
+            deadlines.append(heard.at.advanced(by: heard.absentAfter))
         }
         schedule(deadlines.min())
     }
@@ -445,12 +440,11 @@ public final class AuthorizationCenter {
     private func offerRecentlyHeard(_ number: UInt32) {
         let now = self.now
         for tracked in pipeline.registry.accessories {
+            guard tracked.lastHeard.advanced(by: pipeline.registry.allowedSilence(of: tracked)) > now else { continue }
             let matches: Set<DescriptorMatch>
             if let advertisement = tracked.advertisement {
-                guard tracked.lastHeard.advanced(by: Self.bluetoothAbsentAfter) > now else { continue }
                 matches = pipeline.index.matches(advertisement, rssi: tracked.rssi)
             } else if let network = tracked.network {
-                guard tracked.lastHeard.advanced(by: Self.wifiAbsentAfter) > now else { continue }
                 matches = pipeline.index.matches(network)
             } else {
                 continue
@@ -515,9 +509,11 @@ public final class AuthorizationCenter {
         }
         guard let grant else { return }
         let previous = lastHeard[grant.accessory]
-        lastHeard[grant.accessory] = (now, data, tracked.rssi ?? 0)
-        if previous == nil {
-            notify(.presence(grant, present: true, rssi: tracked.rssi))
+        let absentAfter = pipeline.registry.allowedSilence(of: tracked)
+        lastHeard[grant.accessory] = (now, data, tracked.rssi ?? 0, absentAfter)
+        if previous == nil || previous?.absentAfter != absentAfter {
+            // Present again, or its deadline moved as its interval was learned.
+            if previous == nil { notify(.presence(grant, present: true, rssi: tracked.rssi)) }
             reschedule()
         }
         if tracked.advertisement != nil, previous?.data != data {

@@ -46,10 +46,11 @@ import TestSupport
 
     @Test func aDeviceHeardJustBeforeThePickerIsACandidateAtOnce() throws {
         let h = try ServiceHarness(manifests: [Self.app])
-        // One heard long ago (gone, as far as anyone knows); one heard once just
-        // before anyone asked, saying the same thing from then on.
+        // One heard long ago (gone, as far as anyone knows: silent for longer than
+        // a device with no learned interval may be); one heard once just before
+        // anyone asked, saying the same thing from then on.
         h.hear("C0:FF:EE:00:00:13", name: "Acme 13", service: 0x180F)
-        h.clock.advance(by: .seconds(40))
+        h.clock.advance(by: h.pipeline.registry.configuration.unlearnedTimeout + .seconds(1))
         h.hear("C0:FF:EE:00:00:12", name: "Acme 12", service: 0x180F)
         let app = try h.start(Self.session + """
             show({"ServiceUUID": "180F", "NameSubstring": "Acme"})
