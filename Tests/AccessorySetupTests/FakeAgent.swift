@@ -68,14 +68,18 @@ final class FakeAgent: Sendable {
     /// The Session1 calls made so far, one line each: `Member arguments…`.
     var calls: [String] { script.withLock { $0.calls } }
 
-    /// Sends a Session1 signal to the session's client on the agent's own
-    /// initiative (the administrator removed an accessory, the agent ended the session).
-    func emit(_ member: String, _ build: @escaping @Sendable (BusReply) -> Void = { _ in }) {
+    /// Sends a signal to the session's client on the agent's own initiative
+    /// (the administrator removed an accessory, the agent ended the session):
+    /// a Session1 signal on the session's path unless told otherwise, such as
+    /// an accessory's `PropertiesChanged` or `Advertisement` on its object.
+    func emit(
+        _ member: String, path: String = sessionPath, interface: String = "org.accessoryagent.Session1",
+        _ build: @escaping @Sendable (BusReply) -> Void = { _ in }
+    ) {
         let client = script.withLock { $0.client }
         thread.post { context in
             try? context.connection?.emitSignal(
-                path: Self.sessionPath, interface: "org.accessoryagent.Session1", member: member,
-                destination: client, build)
+                path: path, interface: interface, member: member, destination: client, build)
         }
     }
 

@@ -3,8 +3,8 @@ import AccessorySystem
 import Synchronization
 
 /// What an `AccessorySession` and its bus thread share: the session's phase,
-/// the accessories it knows, the picker an app is waiting on, and the event
-/// stream. Guarded by one lock, held only to read or swap values, never
+/// the accessories it knows, the picker an app is waiting on, and the
+/// streams. Guarded by one lock, held only to read or swap values, never
 /// across a call.
 final class SessionCore: Sendable {
     enum Phase {
@@ -25,13 +25,19 @@ final class SessionCore: Sendable {
     let state = Mutex(State())
     let events: AsyncStream<AccessoryEvent>.Continuation
     let hotspotLeaves: AsyncStream<HotspotLeft>.Continuation
+    let presenceChanges: AsyncStream<AccessoryPresence>.Continuation
+    let advertisements: AsyncStream<AccessoryAdvertisement>.Continuation
     let busAddress: String?
 
     init(busAddress: String?, events: AsyncStream<AccessoryEvent>.Continuation,
-         hotspotLeaves: AsyncStream<HotspotLeft>.Continuation) {
+         hotspotLeaves: AsyncStream<HotspotLeft>.Continuation,
+         presenceChanges: AsyncStream<AccessoryPresence>.Continuation,
+         advertisements: AsyncStream<AccessoryAdvertisement>.Continuation) {
         self.busAddress = busAddress
         self.events = events
         self.hotspotLeaves = hotspotLeaves
+        self.presenceChanges = presenceChanges
+        self.advertisements = advertisements
     }
 
     // MARK: Phases
@@ -50,14 +56,22 @@ final class SessionCore: Sendable {
         }
     }
 
-    func finishActivation(_ thread: BusThread, path: String, accessories: [Accessory]) throws(AccessorySetupError) {
+    /// On the bus thread, as the last step of activation: the accessories are
+    /// known before any signal after `Activate` is delivered (signals are jobs
+    /// that run after this one), so presence and events about them apply.
+    func adoptActivated(_ accessories: [Accessory], thread: BusThread) {
+        state.withLock { state in
+            if case .activating(let current) = state.phase, current === thread { state.accessories = accessories }
+        }
+    }
+
+    func finishActivation(_ thread: BusThread, path: String) throws(AccessorySetupError) {
         try state.withLock { state throws(AccessorySetupError) in
             guard case .activating(let current) = state.phase, current === thread else {
                 // Invalidated meanwhile, which stopped the thread.
                 throw AccessorySetupError(.invalidated)
             }
             state.phase = .active(thread, path: path)
-            state.accessories = accessories
         }
     }
 
@@ -113,6 +127,8 @@ final class SessionCore: Sendable {
         events.yield(AccessoryEvent(.invalidated, error: error))
         events.finish()
         hotspotLeaves.finish()
+        presenceChanges.finish()
+        advertisements.finish()
         ending.thread?.stop()
     }
 
@@ -148,13 +164,7 @@ final class SessionCore: Sendable {
     func deliver(_ signal: SessionSignal, context: BusThread.Context) {
         // A signal that arrives while activation is still finishing is the
         // session's; one left over from an abandoned activation is not.
-        let current = state.withLock { state in
-            switch state.phase {
-            case .activating, .active: true
-            case .new, .ended: false
-            }
-        }
-        guard current else { return }
+        guard state.withLock({ $0.phase.takesSignals }) else { return }
         if case .invalidated = signal {
             end()
             return
