@@ -111,26 +111,44 @@ public final class AccessorySession: Sendable {
     /// denial, `discoveryTimeout` when nothing was found in time,
     /// `invalidRequest` for a descriptor the rules or the manifest refuse,
     /// `pickerAlreadyActive`, `invalidated`.
+    ///
+    /// Cancelling the task that awaits it returns at once, throwing
+    /// `pickerTaskCancelled` (`userCancelled`: the function throws this
+    /// library's errors only, so not `CancellationError`). The picker itself
+    /// stays up until it is decided or its discovery timeout passes, as
+    /// accessoryd has no method that ends a picker alone (`finishPickerDiscovery`
+    /// keeps it open for a decision; `invalidate()` ends the whole session,
+    /// which is how to withdraw it at once). Meanwhile another `showPicker` is
+    /// `pickerAlreadyActive`, and what the picker still brings arrives as events
+    /// (a pick as `accessoryAdded`, then `pickerDidDismiss`).
     public func showPicker(
         for items: [PickerDisplayItem], settings: PickerDisplaySettings = .init()
     ) async throws(AccessorySetupError) {
         let (thread, path) = try core.active()
         let core = self.core
-        let outcome = await withCheckedContinuation { (waiter: CheckedContinuation<AccessorySetupError?, Never>) in
-            let posted = thread.post { context in
-                guard core.installPickerWaiter(waiter) else {
-                    waiter.resume(returning: AccessorySetupError(.pickerAlreadyActive) as AccessorySetupError?)
-                    return
-                }
-                do throws(AccessorySetupError) {
-                    _ = try AgentCalls.call(context, path: path, interface: BusNames.session, member: "ShowPicker") {
-                        $0.append(items: items).append(settings: settings)
+        let token = core.newPickerToken()
+        let outcome = await withTaskCancellationHandler {
+            await withCheckedContinuation { (waiter: SessionCore.PickerWaiter) in
+                let posted = thread.post { context in
+                    switch core.startPicker(token, waiter: waiter) {
+                    case .call: break
+                    case .alreadyActive: return waiter.resume(returning: AccessorySetupError(.pickerAlreadyActive))
+                    case .cancelled: return waiter.resume(returning: AccessorySetupError.pickerTaskCancelled)
                     }
-                } catch {
-                    core.takePickerWaiter()?.resume(returning: error)
+                    do throws(AccessorySetupError) {
+                        _ = try AgentCalls.call(context, path: path, interface: BusNames.session, member: "ShowPicker") {
+                            $0.append(items: items).append(settings: settings)
+                        }
+                        _ = core.pickerAnswered(token, refused: false)
+                    } catch {
+                        core.pickerAnswered(token, refused: true)?.resume(returning: error)
+                    }
                 }
+                if !posted { waiter.resume(returning: AccessorySetupError(.invalidated)) }
             }
-            if !posted { waiter.resume(returning: AccessorySetupError(.invalidated) as AccessorySetupError?) }
+        } onCancel: {
+            // Not waiting for the bus thread, which may be inside the call.
+            core.cancelPicker(token)?.resume(returning: AccessorySetupError.pickerTaskCancelled)
         }
         if let outcome { throw outcome }
     }

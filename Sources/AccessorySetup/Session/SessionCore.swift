@@ -7,6 +7,9 @@ import Synchronization
 /// streams. Guarded by one lock, held only to read or swap values, never
 /// across a call.
 final class SessionCore: Sendable {
+    /// A `showPicker` call waiting for its outcome: nil after a pick, else the error.
+    typealias PickerWaiter = CheckedContinuation<AccessorySetupError?, Never>
+
     enum Phase {
         case new
         case activating(BusThread)
@@ -19,7 +22,7 @@ final class SessionCore: Sendable {
         var phase = Phase.new
         var accessories: [Accessory] = []
         /// `showPicker` waiting for the picker to be dismissed.
-        var pickerWaiter: CheckedContinuation<AccessorySetupError?, Never>?
+        var picker = PickerWait<PickerWaiter>()
     }
 
     let state = Mutex(State())
@@ -100,14 +103,14 @@ final class SessionCore: Sendable {
         var thread: BusThread?
         /// The session's path, when the agent had opened it.
         var path: String?
-        var waiter: CheckedContinuation<AccessorySetupError?, Never>?
+        var waiter: PickerWaiter?
     }
 
     /// Marks the session ended, at once for every later call; nil when it
     /// had ended already. `finish` completes the ending.
     func markEnded() -> Ending? {
-        state.withLock { state in
-            var ending = Ending(waiter: state.pickerWaiter)
+        state.withLock { state -> Ending? in
+            var ending = Ending()
             switch state.phase {
             case .ended: return nil
             case .new: break
@@ -115,7 +118,7 @@ final class SessionCore: Sendable {
             case .active(let thread, let path): (ending.thread, ending.path) = (thread, path)
             }
             state.phase = .ended
-            state.pickerWaiter = nil
+            ending.waiter = state.picker.end()
             return ending
         }
     }
@@ -141,21 +144,17 @@ final class SessionCore: Sendable {
 
     // MARK: The picker
 
-    /// False when a picker is already waited on.
-    func installPickerWaiter(_ waiter: CheckedContinuation<AccessorySetupError?, Never>) -> Bool {
-        state.withLock { state in
-            guard state.pickerWaiter == nil else { return false }
-            state.pickerWaiter = waiter
-            return true
-        }
+    func newPickerToken() -> UInt64 { state.withLock { $0.picker.newToken() } }
+
+    func startPicker(_ token: UInt64, waiter: PickerWaiter) -> PickerWait<PickerWaiter>.Start {
+        state.withLock { $0.picker.start(token, waiter: waiter) }
     }
 
-    func takePickerWaiter() -> CheckedContinuation<AccessorySetupError?, Never>? {
-        state.withLock { state in
-            defer { state.pickerWaiter = nil }
-            return state.pickerWaiter
-        }
+    func pickerAnswered(_ token: UInt64, refused: Bool) -> PickerWaiter? {
+        state.withLock { $0.picker.answered(token, refused: refused) }
     }
+
+    func cancelPicker(_ token: UInt64) -> PickerWaiter? { state.withLock { $0.picker.cancel(token) } }
 
     // MARK: Signals, on the bus thread
 
@@ -189,7 +188,7 @@ final class SessionCore: Sendable {
         var event = signal.event(accessory: accessory)
         if event.error == nil { event.error = failure }
         events.yield(event)
-        if case .pickerDidDismiss = signal { takePickerWaiter()?.resume(returning: event.error) }
+        if case .pickerDidDismiss = signal { state.withLock { $0.picker.dismissed() }?.resume(returning: event.error) }
     }
 
     private func remember(_ accessory: Accessory, after signal: SessionSignal) {
