@@ -36,7 +36,8 @@ final class BusThread: Sendable {
     init() throws(AccessorySetupError) {
         do {
             wakeup = try EventLoopWakeup()
-            let loop = try EventLoop()
+            // The app's own watchdog must not be kept alive by this thread.
+            let loop = try EventLoop(pingsWatchdog: false)
             let context = Context(loop: loop)
             // Weakly: the loop owns this handler, and the context owns the loop.
             try loop.watch(wakeup) { [self, weak context] in
