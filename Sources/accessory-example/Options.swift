@@ -13,12 +13,16 @@ struct Options {
     var join = false
     /// Once joined: fetch this page from the accessory.
     var fetch: String?
+    /// Then print presence changes and advertisements for this many seconds.
+    var follow: Int?
     var help = false
 
     static let usage = """
         usage: accessory-example [--bus-address ADDRESS]
                                  [--bluetooth-service UUID [--name-substring TEXT]]
                                  [--wifi-ssid-prefix PREFIX]
+                                 [--read SERVICE/CHARACTERISTIC [--hold]]
+                                 [--join [--fetch URL]] [--follow SECONDS]
 
         Opens a session with accessoryd, prints the accessories this app already
         has, then, given an accessory to look for, shows a picker and prints every
@@ -39,11 +43,16 @@ struct Options {
                                      passphrase is the first line on stdin
           --fetch URL                with --join: fetch http://ADDRESS:PORT/PATH from
                                      the accessory, then leave the hotspot
+          --follow SECONDS           then, for SECONDS seconds or until the session
+                                     ends, print the app's accessories coming into
+                                     range and going out of it, and their
+                                     advertisements (not with --read or --join)
           --bus-address ADDRESS      a bus other than the system bus (tests)
           --help                     this text
 
-        Exit status: 0 with the accessory picked (and read), 1 when the picker,
-        the session or the channel failed, 2 for a bad command line, 3 when a
+        Exit status: 0 with the accessory picked (and read, or followed to the
+        end), 1 when the picker, the session or the channel failed (also when
+        the session ends while following), 2 for a bad command line, 3 when a
         read on a held channel failed (the channel was taken away).
         """
 
@@ -79,11 +88,18 @@ struct Options {
             case "--hold": hold = true
             case "--join": join = true
             case "--fetch": fetch = try value(of: argument)
+            case "--follow":
+                let text = try value(of: argument)
+                guard let seconds = Int(text), seconds > 0 else {
+                    throw UsageError(description: "--follow wants a number of seconds, not \(text)")
+                }
+                follow = seconds
             default: throw UsageError(description: "unknown argument \(argument)")
             }
         }
         if hold, read == nil { throw UsageError(description: "--hold goes with --read") }
         if fetch != nil, !join { throw UsageError(description: "--fetch goes with --join") }
+        if follow != nil, read != nil || join { throw UsageError(description: "--follow does not go with --read or --join") }
         if nameSubstring != nil, bluetoothService == nil {
             throw UsageError(description: "--name-substring needs --bluetooth-service")
         }

@@ -42,6 +42,7 @@ if items.isEmpty {
         }
         exit(await joinHotspot(of: camera, fetch: options.fetch))
     }
+    if let seconds = options.follow { exit(await follow(session, for: seconds)) }
     session.invalidate()
     exit(0)
 }
@@ -84,6 +85,7 @@ if let read = options.read, picked.bluetoothIdentifier != nil {
 if options.join, picked.ssid != nil {
     exit(await joinHotspot(of: picked, fetch: options.fetch))
 }
+if let seconds = options.follow { exit(await follow(session, for: seconds)) }
 exit(0)
 
 /// What an app does with a Wi-Fi accessory: asks accessoryd to join its

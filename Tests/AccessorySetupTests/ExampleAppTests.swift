@@ -71,7 +71,39 @@ struct ExampleAppTests {
         #expect(result.err.contains("cannot activate the session: unknown (1): org.freedesktop.DBus.Error.ServiceUnknown"))
     }
 
-    @Test(arguments: [["--bluetooth-service", "not-a-uuid"], ["--name-substring", "Lamp"], ["--bus-address"], ["--frobnicate"]])
+    @Test func followPrintsPresenceAndAdvertisementsUntilTheSessionEnds() async throws {
+        let agent = try await FakeAgent(address: bus.address, accessories: [AccessorySessionTests.lamp])
+        let (process, out, err) = try bus.start([Self.example, "--bus-address", bus.address, "--follow", "600"])
+        // Once the agent answered Activate, what it sends is the session's.
+        while !agent.calls.contains("Activate") { try await Task.sleep(for: .milliseconds(10)) }
+        let lamp = "/org/accessoryagent/accessory/00000000000000a1"
+
+        agent.emit("PropertiesChanged", path: lamp, interface: "org.freedesktop.DBus.Properties") {
+            $0.append("org.accessoryagent.Accessory1")
+            $0.container("a", "{sv}") { array in array.container("e", "sv") { $0.append("Present").append(variant: .bool(false)) } }
+            $0.append(strings: [])
+        }
+        agent.emit("Advertisement", path: lamp, interface: "org.accessoryagent.Accessory1") {
+            $0.append(Int32(-47)).append(bytes: [0x02, 0x01, 0x06])
+        }
+        agent.emit("Invalidated")
+
+        let output = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let errors = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 1)
+        let lines = output.split(separator: "\n")
+        #expect(lines.dropFirst(2).first == "following for 600 s")
+        // Two streams, read side by side: their lines may come in either order.
+        #expect(Set(lines.dropFirst(3)) == [
+            "presence: 00000000000000a1 absent",
+            "advertisement: 00000000000000a1 rssi=-47 data=020106",
+        ])
+        #expect(errors == "accessory-example: the session ended while following\n")
+    }
+
+    @Test(arguments: [["--bluetooth-service", "not-a-uuid"], ["--name-substring", "Lamp"], ["--bus-address"], ["--frobnicate"],
+                      ["--follow", "soon"], ["--follow", "10", "--join"]])
     func aBadCommandLineExitsWithUsage(arguments: [String]) throws {
         let result = try run(arguments)
         #expect(result.status == 2)

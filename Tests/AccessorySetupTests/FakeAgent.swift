@@ -20,6 +20,12 @@ final class FakeAgent: Sendable {
         case refuse(BusError)
         /// Presents, then nothing: the picker stays open.
         case stayOpen
+        /// Answers only on `releaseHeldReply()` (a slow agent); then the picker stays open.
+        case holdReply
+        /// The session's previous picker (one the app stopped waiting for)
+        /// ends just as this call arrives: its `PickerDidDismiss` goes out
+        /// before this call's reply. This one then presents and stays open.
+        case dismissPreviousThenStayOpen(error: String, message: String)
     }
 
     /// An accessory's properties as the fake serves them.
@@ -43,6 +49,12 @@ final class FakeAgent: Sendable {
 
     private let script: Mutex<Script>
     private let thread: BusThread
+    private let held = HeldReplies()
+
+    /// Replies held back by `.holdReply`; touched on the fake's bus thread only.
+    private final class HeldReplies: @unchecked Sendable {
+        var replies: [BusReply] = []
+    }
 
     init(address: String, accessories: [FakeAccessory] = [], picker outcomes: [PickerOutcome] = []) async throws {
         script = Mutex(Script(accessories: accessories, outcomes: outcomes))
@@ -59,6 +71,14 @@ final class FakeAgent: Sendable {
     /// Leaves the bus, as a crashed agent would.
     func stop() { thread.stop() }
 
+    /// Sends the replies `.holdReply` held back.
+    func releaseHeldReply() {
+        thread.post { [held] context in
+            for reply in held.replies { context.connection?.send(reply) }
+            held.replies.removeAll()
+        }
+    }
+
     /// The unique name of the connection that opened the session.
     var clientName: String? { script.withLock { $0.client } }
 
@@ -68,14 +88,18 @@ final class FakeAgent: Sendable {
     /// The Session1 calls made so far, one line each: `Member arguments…`.
     var calls: [String] { script.withLock { $0.calls } }
 
-    /// Sends a Session1 signal to the session's client on the agent's own
-    /// initiative (the administrator removed an accessory, the agent ended the session).
-    func emit(_ member: String, _ build: @escaping @Sendable (BusReply) -> Void = { _ in }) {
+    /// Sends a signal to the session's client on the agent's own initiative
+    /// (the administrator removed an accessory, the agent ended the session):
+    /// a Session1 signal on the session's path unless told otherwise, such as
+    /// an accessory's `PropertiesChanged` or `Advertisement` on its object.
+    func emit(
+        _ member: String, path: String = sessionPath, interface: String = "org.accessoryagent.Session1",
+        _ build: @escaping @Sendable (BusReply) -> Void = { _ in }
+    ) {
         let client = script.withLock { $0.client }
         thread.post { context in
             try? context.connection?.emitSignal(
-                path: Self.sessionPath, interface: "org.accessoryagent.Session1", member: member,
-                destination: client, build)
+                path: path, interface: interface, member: member, destination: client, build)
         }
     }
 
@@ -145,6 +169,14 @@ final class FakeAgent: Sendable {
             case .refuse(let error):
                 return .error(error)
             case .stayOpen:
+                later([("PickerDidPresent", { _ in })])
+            case .holdReply:
+                held.replies.append(reply)
+                return .deferred
+            case .dismissPreviousThenStayOpen(let error, let message):
+                try? context.connection?.emitSignal(
+                    path: Self.sessionPath, interface: "org.accessoryagent.Session1", member: "PickerDidDismiss",
+                    destination: client) { $0.append(error).append(message) }
                 later([("PickerDidPresent", { _ in })])
             case .dismiss(let error, let message):
                 later([("PickerDidPresent", { _ in }), ("PickerDidDismiss", { $0.append(error).append(message) })])

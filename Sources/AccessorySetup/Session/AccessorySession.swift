@@ -19,6 +19,27 @@ public final class AccessorySession: Sendable {
     /// Hotspot joins accessoryd ended because the link was lost (not an ASK
     /// event, hence a stream of its own); it ends with the session.
     public let hotspotLeaves: AsyncStream<HotspotLeft>
+    /// The app's accessories coming into range and going out of it, each
+    /// change once, with the signal strength heard. `accessories` is updated
+    /// before the change is yielded.
+    ///
+    /// Presence and advertisements are not ASK events, so they are not in
+    /// `events`; and they are two streams rather than one, because they are
+    /// followed for different ends at very different rates: a state shown to
+    /// a person, against a sensor's readings that may change every second.
+    /// An app reads the one it needs, and each keeps its own bounded buffer
+    /// (`bufferedUpdates`, the newest kept), so one left unread costs little
+    /// and a flood of advertisements never pushes a presence change out.
+    /// Both end with the session.
+    public let presenceChanges: AsyncStream<AccessoryPresence>
+    /// The app's Bluetooth LE accessories' advertising data, whenever it
+    /// changes (see `presenceChanges` for why a stream of its own). An
+    /// advertisement's RSSI also becomes its accessory's `rssi` in `accessories`.
+    public let advertisements: AsyncStream<AccessoryAdvertisement>
+    /// How many presence changes, and how many advertisements, wait for a
+    /// reader that falls behind; beyond that the oldest are dropped
+    /// (`accessories` always has the current state).
+    public static let bufferedUpdates = 256
     let core: SessionCore
 
     /// A session with the agent on the system bus, or on the bus at
@@ -26,15 +47,23 @@ public final class AccessorySession: Sendable {
     public init(busAddress: String? = nil) {
         let (events, continuation) = AsyncStream.makeStream(of: AccessoryEvent.self)
         let (hotspotLeaves, leaves) = AsyncStream.makeStream(of: HotspotLeft.self)
+        let (presenceChanges, presence) = AsyncStream.makeStream(
+            of: AccessoryPresence.self, bufferingPolicy: .bufferingNewest(Self.bufferedUpdates))
+        let (advertisements, advertised) = AsyncStream.makeStream(
+            of: AccessoryAdvertisement.self, bufferingPolicy: .bufferingNewest(Self.bufferedUpdates))
         self.events = events
         self.hotspotLeaves = hotspotLeaves
-        core = SessionCore(busAddress: busAddress, events: continuation, hotspotLeaves: leaves)
+        self.presenceChanges = presenceChanges
+        self.advertisements = advertisements
+        core = SessionCore(
+            busAddress: busAddress, events: continuation, hotspotLeaves: leaves, presenceChanges: presence,
+            advertisements: advertised)
     }
 
     deinit { core.end() }
 
     /// The app's accessories as this session knows them: those of `activate()`,
-    /// kept current by the accessory events.
+    /// kept current by the accessory events, presence changes and advertisements.
     public var accessories: [Accessory] { core.state.withLock { $0.accessories } }
 
     /// Connects, opens a session for this app (the agent knows the app by its
@@ -50,7 +79,7 @@ public final class AccessorySession: Sendable {
             let (path, accessories) = try await thread.perform { context throws(AccessorySetupError) in
                 try Self.open(context, address: address, thread: thread, core: core)
             }
-            try core.finishActivation(thread, path: path, accessories: accessories)
+            try core.finishActivation(thread, path: path)
             return accessories
         } catch {
             core.abandonActivation(thread)
@@ -82,26 +111,44 @@ public final class AccessorySession: Sendable {
     /// denial, `discoveryTimeout` when nothing was found in time,
     /// `invalidRequest` for a descriptor the rules or the manifest refuse,
     /// `pickerAlreadyActive`, `invalidated`.
+    ///
+    /// Cancelling the task that awaits it returns at once, throwing
+    /// `pickerTaskCancelled` (`userCancelled`: the function throws this
+    /// library's errors only, so not `CancellationError`). The picker itself
+    /// stays up until it is decided or its discovery timeout passes, as
+    /// accessoryd has no method that ends a picker alone (`finishPickerDiscovery`
+    /// keeps it open for a decision; `invalidate()` ends the whole session,
+    /// which is how to withdraw it at once). Meanwhile another `showPicker` is
+    /// `pickerAlreadyActive`, and what the picker still brings arrives as events
+    /// (a pick as `accessoryAdded`, then `pickerDidDismiss`).
     public func showPicker(
         for items: [PickerDisplayItem], settings: PickerDisplaySettings = .init()
     ) async throws(AccessorySetupError) {
         let (thread, path) = try core.active()
         let core = self.core
-        let outcome = await withCheckedContinuation { (waiter: CheckedContinuation<AccessorySetupError?, Never>) in
-            let posted = thread.post { context in
-                guard core.installPickerWaiter(waiter) else {
-                    waiter.resume(returning: AccessorySetupError(.pickerAlreadyActive) as AccessorySetupError?)
-                    return
-                }
-                do throws(AccessorySetupError) {
-                    _ = try AgentCalls.call(context, path: path, interface: BusNames.session, member: "ShowPicker") {
-                        $0.append(items: items).append(settings: settings)
+        let token = core.newPickerToken()
+        let outcome = await withTaskCancellationHandler {
+            await withCheckedContinuation { (waiter: SessionCore.PickerWaiter) in
+                let posted = thread.post { context in
+                    switch core.startPicker(token, waiter: waiter) {
+                    case .call: break
+                    case .alreadyActive: return waiter.resume(returning: AccessorySetupError(.pickerAlreadyActive))
+                    case .cancelled: return waiter.resume(returning: AccessorySetupError.pickerTaskCancelled)
                     }
-                } catch {
-                    core.takePickerWaiter()?.resume(returning: error)
+                    do throws(AccessorySetupError) {
+                        _ = try AgentCalls.call(context, path: path, interface: BusNames.session, member: "ShowPicker") {
+                            $0.append(items: items).append(settings: settings)
+                        }
+                        _ = core.pickerAnswered(token, refused: false)
+                    } catch {
+                        core.pickerAnswered(token, refused: true)?.resume(returning: error)
+                    }
                 }
+                if !posted { waiter.resume(returning: AccessorySetupError(.invalidated)) }
             }
-            if !posted { waiter.resume(returning: AccessorySetupError(.invalidated) as AccessorySetupError?) }
+        } onCancel: {
+            // Not waiting for the bus thread, which may be inside the call.
+            core.cancelPicker(token)?.resume(returning: AccessorySetupError.pickerTaskCancelled)
         }
         if let outcome { throw outcome }
     }
@@ -189,6 +236,7 @@ public final class AccessorySession: Sendable {
                 // is fetched with a call, which sd-bus's dispatch must not wait on.
                 thread?.post { context in core.deliver(signal, context: context) }
             }
+            try followAccessories(sender: agent, connection: connection, thread: thread, core: core)
             if let agent { try watchAgentLeaving(agent, connection: connection, core: core) }
         } catch {
             throw AccessorySetupError(.activationFailed, reason: .message("\(error)"))
@@ -197,6 +245,7 @@ public final class AccessorySession: Sendable {
         let paths = try AgentCalls.decode("Activate reply") { () throws(BusError) in try activated.readObjectPaths() }
         var accessories: [Accessory] = []
         for accessoryPath in paths { accessories.append(try AgentCalls.accessory(context, path: accessoryPath)) }
+        core.adoptActivated(accessories, thread: thread)
         return (path, accessories)
     }
 
@@ -207,6 +256,21 @@ public final class AccessorySession: Sendable {
         let (thread, path) = try core.active()
         try await thread.perform { context throws(AccessorySetupError) in
             _ = try AgentCalls.call(context, path: path, interface: BusNames.session, member: member, build)
+        }
+    }
+
+    /// Presence (`PropertiesChanged` on an accessory's object) and
+    /// advertisements, from the agent only. Delivered as jobs, like the
+    /// session's signals, so they keep their order with `accessoryAdded`.
+    private static func followAccessories(
+        sender agent: String?, connection: BusConnection, thread: BusThread, core: SessionCore
+    ) throws(SystemError) {
+        for (interface, member) in [(BusNames.properties, "PropertiesChanged"), (BusNames.accessory, "Advertisement")] {
+            try connection.onSignal(sender: agent, interface: interface, member: member) { [weak thread] message in
+                // Malformed ones are skipped.
+                guard let signal = try? AccessorySignal.read(message) else { return }
+                thread?.post { _ in core.deliver(signal) }
+            }
         }
     }
 

@@ -1,6 +1,5 @@
 import AccessoryCore
 import AccessorySystem
-import Glibc
 import Synchronization
 
 /// The thread a session's bus connection lives on.
@@ -12,8 +11,8 @@ import Synchronization
 /// to, belong to this thread alone. Everything else reaches them by posting a
 /// job: jobs run one at a time in the order posted, which serialises the calls,
 /// and signals are turned into jobs too, so events reach the app in the order
-/// the agent sent them. Posting wakes the loop through a pipe it watches: an
-/// idle session sleeps in epoll, nothing polls.
+/// the agent sent them. Posting wakes the loop (`EventLoopWakeup`): an idle
+/// session sleeps in epoll, nothing polls.
 final class BusThread: Sendable {
     /// What a job may touch, on the bus thread only.
     final class Context {
@@ -31,38 +30,30 @@ final class BusThread: Sendable {
     }
 
     private let queue = Mutex(Queue())
-    /// The pipe that wakes the loop: the thread reads, posters write.
-    private let wakeRead: Int32
-    private let wakeWrite: Int32
+    /// Wakes the loop when jobs are posted.
+    private let wakeup: EventLoopWakeup
 
     init() throws(AccessorySetupError) {
-        var fds: [Int32] = [-1, -1]
-        let piped = pipe(&fds)
-        (wakeRead, wakeWrite) = (fds[0], fds[1])
-        guard piped == 0 else { throw Self.failure("pipe", errno) }
-        for fd in fds {
-            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-            _ = fcntl(fd, F_SETFL, O_NONBLOCK)
-        }
-        let loop: EventLoop
         do {
-            loop = try EventLoop()
-        } catch {
-            throw AccessorySetupError(.activationFailed, reason: .message("\(error)"))
-        }
-        let context = Context(loop: loop)
-        do {
+            wakeup = try EventLoopWakeup()
+            // The app's own watchdog must not be kept alive by this thread.
+            let loop = try EventLoop(pingsWatchdog: false)
+            let context = Context(loop: loop)
             // Weakly: the loop owns this handler, and the context owns the loop.
-            _ = try loop.watch(fd: wakeRead) { [self, weak context] _ in
+            try loop.watch(wakeup) { [self, weak context] in
                 if let context { runJobs(context) }
             }
+            try start(HandOver(context))
         } catch {
             throw AccessorySetupError(.activationFailed, reason: .message("\(error)"))
         }
-        // Built here so a failure is thrown to the caller; handed over to the
-        // thread, and never touched on this one again.
-        let handOver = HandOver(context)
-        try Self.spawn { [self] in
+    }
+
+    /// Runs the loop on a thread of its own. The context is built by the
+    /// caller so a failure is thrown to it; handed over to the thread, and
+    /// never touched on the caller's again.
+    private func start(_ handOver: HandOver) throws(SystemError) {
+        try DetachedThread.start { [self] in
             let context = handOver.context
             _ = try? context.loop.run()
             // Closing the connection ends the agent's session for it.
@@ -74,12 +65,6 @@ final class BusThread: Sendable {
         }
     }
 
-    /// Also after a failed init: every stored property is set before anything throws.
-    deinit {
-        if wakeRead >= 0 { close(wakeRead) }
-        if wakeWrite >= 0 { close(wakeWrite) }
-    }
-
     /// Runs `job` on the bus thread, after the jobs posted before it. False
     /// when the thread is stopping: the job will never run.
     @discardableResult
@@ -89,7 +74,7 @@ final class BusThread: Sendable {
             queue.jobs.append(job)
             return true
         }
-        if accepted { wake() }
+        if accepted { wakeup.wake() }
         return accepted
     }
 
@@ -115,19 +100,11 @@ final class BusThread: Sendable {
             queue.stopping = true
             return true
         }
-        if first { wake() }
+        if first { wakeup.wake() }
     }
 
-    /// A full pipe (EAGAIN) is fine: the thread has wake-ups pending already.
-    private func wake() {
-        var byte: UInt8 = 1
-        _ = write(wakeWrite, &byte, 1)
-    }
-
-    /// On the bus thread, when the pipe says jobs are waiting.
+    /// On the bus thread, when woken: jobs are waiting.
     private func runJobs(_ context: Context) {
-        var drained = [UInt8](repeating: 0, count: 256)
-        while read(wakeRead, &drained, drained.count) == drained.count {}
         while true {
             let jobs = queue.withLock { queue in
                 defer { queue.jobs.removeAll() }
@@ -138,33 +115,8 @@ final class BusThread: Sendable {
         }
     }
 
-    private static func failure(_ operation: String, _ code: Int32) -> AccessorySetupError {
-        AccessorySetupError(.activationFailed, reason: .message("\(operation): \(String(cString: strerror(code)))"))
-    }
-
     private final class HandOver: @unchecked Sendable {
         let context: Context
         init(_ context: Context) { self.context = context }
-    }
-
-    private final class Body {
-        let run: @Sendable () -> Void
-        init(_ run: @escaping @Sendable () -> Void) { self.run = run }
-    }
-
-    /// A detached pthread running `body` (no Foundation in this library).
-    private static func spawn(_ body: @escaping @Sendable () -> Void) throws(AccessorySetupError) {
-        let box = Unmanaged.passRetained(Body(body)).toOpaque()
-        var thread = pthread_t()
-        let result = pthread_create(&thread, nil, { argument in
-            guard let argument else { return nil }
-            Unmanaged<Body>.fromOpaque(argument).takeRetainedValue().run()
-            return nil
-        }, box)
-        guard result == 0 else {
-            Unmanaged<Body>.fromOpaque(box).release()
-            throw failure("pthread_create", result)
-        }
-        pthread_detach(thread)
     }
 }

@@ -3,10 +3,13 @@ import AccessorySystem
 import Synchronization
 
 /// What an `AccessorySession` and its bus thread share: the session's phase,
-/// the accessories it knows, the picker an app is waiting on, and the event
-/// stream. Guarded by one lock, held only to read or swap values, never
+/// the accessories it knows, the picker an app is waiting on, and the
+/// streams. Guarded by one lock, held only to read or swap values, never
 /// across a call.
 final class SessionCore: Sendable {
+    /// A `showPicker` call waiting for its outcome: nil after a pick, else the error.
+    typealias PickerWaiter = CheckedContinuation<AccessorySetupError?, Never>
+
     enum Phase {
         case new
         case activating(BusThread)
@@ -19,19 +22,25 @@ final class SessionCore: Sendable {
         var phase = Phase.new
         var accessories: [Accessory] = []
         /// `showPicker` waiting for the picker to be dismissed.
-        var pickerWaiter: CheckedContinuation<AccessorySetupError?, Never>?
+        var picker = PickerWait<PickerWaiter>()
     }
 
     let state = Mutex(State())
     let events: AsyncStream<AccessoryEvent>.Continuation
     let hotspotLeaves: AsyncStream<HotspotLeft>.Continuation
+    let presenceChanges: AsyncStream<AccessoryPresence>.Continuation
+    let advertisements: AsyncStream<AccessoryAdvertisement>.Continuation
     let busAddress: String?
 
     init(busAddress: String?, events: AsyncStream<AccessoryEvent>.Continuation,
-         hotspotLeaves: AsyncStream<HotspotLeft>.Continuation) {
+         hotspotLeaves: AsyncStream<HotspotLeft>.Continuation,
+         presenceChanges: AsyncStream<AccessoryPresence>.Continuation,
+         advertisements: AsyncStream<AccessoryAdvertisement>.Continuation) {
         self.busAddress = busAddress
         self.events = events
         self.hotspotLeaves = hotspotLeaves
+        self.presenceChanges = presenceChanges
+        self.advertisements = advertisements
     }
 
     // MARK: Phases
@@ -50,14 +59,22 @@ final class SessionCore: Sendable {
         }
     }
 
-    func finishActivation(_ thread: BusThread, path: String, accessories: [Accessory]) throws(AccessorySetupError) {
+    /// On the bus thread, as the last step of activation: the accessories are
+    /// known before any signal after `Activate` is delivered (signals are jobs
+    /// that run after this one), so presence and events about them apply.
+    func adoptActivated(_ accessories: [Accessory], thread: BusThread) {
+        state.withLock { state in
+            if case .activating(let current) = state.phase, current === thread { state.accessories = accessories }
+        }
+    }
+
+    func finishActivation(_ thread: BusThread, path: String) throws(AccessorySetupError) {
         try state.withLock { state throws(AccessorySetupError) in
             guard case .activating(let current) = state.phase, current === thread else {
                 // Invalidated meanwhile, which stopped the thread.
                 throw AccessorySetupError(.invalidated)
             }
             state.phase = .active(thread, path: path)
-            state.accessories = accessories
         }
     }
 
@@ -86,14 +103,14 @@ final class SessionCore: Sendable {
         var thread: BusThread?
         /// The session's path, when the agent had opened it.
         var path: String?
-        var waiter: CheckedContinuation<AccessorySetupError?, Never>?
+        var waiter: PickerWaiter?
     }
 
     /// Marks the session ended, at once for every later call; nil when it
     /// had ended already. `finish` completes the ending.
     func markEnded() -> Ending? {
-        state.withLock { state in
-            var ending = Ending(waiter: state.pickerWaiter)
+        state.withLock { state -> Ending? in
+            var ending = Ending()
             switch state.phase {
             case .ended: return nil
             case .new: break
@@ -101,7 +118,7 @@ final class SessionCore: Sendable {
             case .active(let thread, let path): (ending.thread, ending.path) = (thread, path)
             }
             state.phase = .ended
-            state.pickerWaiter = nil
+            ending.waiter = state.picker.end()
             return ending
         }
     }
@@ -113,6 +130,8 @@ final class SessionCore: Sendable {
         events.yield(AccessoryEvent(.invalidated, error: error))
         events.finish()
         hotspotLeaves.finish()
+        presenceChanges.finish()
+        advertisements.finish()
         ending.thread?.stop()
     }
 
@@ -125,21 +144,17 @@ final class SessionCore: Sendable {
 
     // MARK: The picker
 
-    /// False when a picker is already waited on.
-    func installPickerWaiter(_ waiter: CheckedContinuation<AccessorySetupError?, Never>) -> Bool {
-        state.withLock { state in
-            guard state.pickerWaiter == nil else { return false }
-            state.pickerWaiter = waiter
-            return true
-        }
+    func newPickerToken() -> UInt64 { state.withLock { $0.picker.newToken() } }
+
+    func startPicker(_ token: UInt64, waiter: PickerWaiter) -> PickerWait<PickerWaiter>.Start {
+        state.withLock { $0.picker.start(token, waiter: waiter) }
     }
 
-    func takePickerWaiter() -> CheckedContinuation<AccessorySetupError?, Never>? {
-        state.withLock { state in
-            defer { state.pickerWaiter = nil }
-            return state.pickerWaiter
-        }
+    func pickerAnswered(_ token: UInt64, refused: Bool) -> PickerWaiter? {
+        state.withLock { $0.picker.answered(token, refused: refused) }
     }
+
+    func cancelPicker(_ token: UInt64) -> PickerWaiter? { state.withLock { $0.picker.cancel(token) } }
 
     // MARK: Signals, on the bus thread
 
@@ -148,13 +163,7 @@ final class SessionCore: Sendable {
     func deliver(_ signal: SessionSignal, context: BusThread.Context) {
         // A signal that arrives while activation is still finishing is the
         // session's; one left over from an abandoned activation is not.
-        let current = state.withLock { state in
-            switch state.phase {
-            case .activating, .active: true
-            case .new, .ended: false
-            }
-        }
-        guard current else { return }
+        guard state.withLock({ $0.phase.takesSignals }) else { return }
         if case .invalidated = signal {
             end()
             return
@@ -179,7 +188,7 @@ final class SessionCore: Sendable {
         var event = signal.event(accessory: accessory)
         if event.error == nil { event.error = failure }
         events.yield(event)
-        if case .pickerDidDismiss = signal { takePickerWaiter()?.resume(returning: event.error) }
+        if case .pickerDidDismiss = signal { state.withLock { $0.picker.dismissed() }?.resume(returning: event.error) }
     }
 
     private func remember(_ accessory: Accessory, after signal: SessionSignal) {

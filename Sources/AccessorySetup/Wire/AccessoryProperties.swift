@@ -60,7 +60,8 @@ enum AccessoryProperties {
             return Accessory(
                 id: id, displayName: displayName, state: state, bluetoothIdentifier: bluetooth, ssid: ssid,
                 descriptor: descriptor, bridgingIdentifier: bridgingIdentifier.isEmpty ? nil : bridgingIdentifier,
-                isPresent: present, rssi: rssi.map(Int.init))
+                // The agent says 0 for an accessory it does not hear: no strength at all.
+                isPresent: present, rssi: present == false ? nil : rssi.map(Int.init))
         }
     }
 

@@ -15,14 +15,22 @@ public final class EventLoop {
     private var handlers: [OpaquePointer: Handler] = [:]
     private var ioHandlers: [OpaquePointer: (UInt32) -> Void] = [:]
 
-    public init() throws(SystemError) {
+    /// A loop for the calling thread that sends WATCHDOG=1 itself when the
+    /// unit sets WatchdogSec=, so a stuck loop is exactly what the watchdog
+    /// catches: the daemon's loops.
+    public convenience init() throws(SystemError) {
+        try self.init(pingsWatchdog: true)
+    }
+
+    /// A loop for the calling thread; `pingsWatchdog` false for one that is
+    /// not its process's heartbeat: a client library's thread inside an app
+    /// must not keep the app's watchdog alive while the app is stuck.
+    public init(pingsWatchdog: Bool) throws(SystemError) {
         var event: OpaquePointer?
         let result = sd_event_new(&event)
         guard result >= 0, let event else { throw SystemError(operation: "sd_event_new", errno: -result) }
         self.event = event
-        // Sends WATCHDOG=1 from the loop itself when the unit sets WatchdogSec,
-        // so a stuck loop is exactly what the watchdog catches.
-        _ = sd_event_set_watchdog(event, 1)
+        if pingsWatchdog { _ = sd_event_set_watchdog(event, 1) }
     }
 
     deinit {

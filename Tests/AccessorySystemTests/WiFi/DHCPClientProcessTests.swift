@@ -28,8 +28,15 @@ struct DHCPClientProcessTests {
                 time.sleep(0.05)
 
             """
-        try script.write(toFile: path, atomically: true, encoding: .utf8)
-        chmod(path, 0o755)
+        // Close-on-exec from the start: a process another test spawns meanwhile
+        // must not keep the file open for writing, or running it fails with
+        // ETXTBSY (Foundation's atomic write uses mkstemp, which is not).
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o755)
+        guard fd >= 0 else { throw SystemError.last("open(\(path))") }
+        let bytes = Array(script.utf8)
+        let written = write(fd, bytes, bytes.count)
+        close(fd)
+        guard written == bytes.count else { throw SystemError.last("write(\(path))") }
         return path
     }
 
