@@ -81,6 +81,26 @@ import TestSupport
         #expect(h.log.values(of: "decided_by") == ["administrator (uid \(nobody))"])
     }
 
+    @Test func accessoryctlWorksForAMemberAndTellsOthersWhoMayUseIt() throws {
+        let group = TemporaryGroup()
+        let gid = try group.create()
+        let h = try ServiceHarness(manifests: [Self.app], administratorGroup: group.name)
+        let (app, number) = try Self.pendingRequest(h)
+
+        let asMember = try h.accessoryctl(["requests"], setpriv: ["--reuid=nobody", "--regid=nogroup", "--groups=\(gid)"])
+        #expect(asMember.status == 0, "\(asMember.err)")
+        #expect(asMember.out.contains("request \(number): sensor-logger asks for \"Battery sensor\""))
+        #expect(asMember.out.contains("Porch battery"))
+
+        let asOutsider = try h.accessoryctl(["deny", "\(number)"], setpriv: ["--reuid=nobody", "--regid=nogroup", "--clear-groups"])
+        #expect(asOutsider == (1, "", "accessoryctl: deny: permission denied: run as root or as a member of group accessory-admin\n"))
+        #expect(h.service.center.requests[number] != nil)
+
+        let denied = try h.accessoryctl(["deny", "\(number)"], setpriv: ["--reuid=nobody", "--regid=\(gid)", "--clear-groups"])
+        #expect(denied.status == 0, "\(denied.err)")
+        #expect(h.finish(app).contains("signal PickerDidDismiss org.accessoryagent.Error.userCancelled"))
+    }
+
     @Test func theGroupAsPrimaryGroupIsMembershipToo() throws {
         let group = TemporaryGroup()
         let gid = try group.create()

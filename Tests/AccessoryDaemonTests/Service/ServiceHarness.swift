@@ -134,11 +134,13 @@ final class ServiceHarness {
         return String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     }
 
-    /// The real `accessoryctl` as root against the private bus: status and stdout.
-    func accessoryctl(_ arguments: [String], input: String? = nil) throws -> (status: Int32, out: String, err: String) {
+    /// The real `accessoryctl` against the private bus, as root or under
+    /// `setpriv` with these options: status and stdout.
+    func accessoryctl(_ arguments: [String], input: String? = nil, setpriv: [String] = []) throws -> (status: Int32, out: String, err: String) {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: AccessoryctlProcessTests.accessoryctl)
-        process.arguments = arguments + ["--bus-address", bus.address]
+        let command = [AccessoryctlProcessTests.accessoryctl] + arguments + ["--bus-address", bus.address]
+        process.executableURL = URL(fileURLWithPath: setpriv.isEmpty ? command[0] : "/usr/bin/setpriv")
+        process.arguments = setpriv.isEmpty ? Array(command.dropFirst()) : setpriv + command
         let out = Pipe()
         let err = Pipe()
         let stdin = Pipe()
