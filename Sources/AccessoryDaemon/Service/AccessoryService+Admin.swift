@@ -7,8 +7,16 @@ import Logging
 /// group, checked here as well as in the bus policy.
 extension AccessoryService {
     func handleAdmin(_ call: BusMessage) -> BusConnection.MethodOutcome? {
-        let caller: Caller
-        do { caller = try self.caller(call) } catch { return .error(error) }
+        var caller: Caller
+        do {
+            caller = try self.caller(call)
+            // Root needs no group; anyone else's groups cost one more call to the bus daemon.
+            if caller.credentials.uid != 0, administrators.gid != nil {
+                caller.credentials.groups = try connection.groups(of: call) ?? []
+            }
+        } catch {
+            return .error(error)
+        }
         guard administrators.admits(caller.credentials) else {
             return .error(BusError(name: BusNames.accessDenied, message: administrators.refusal))
         }

@@ -19,8 +19,8 @@ public struct AdministratorGroup: Hashable, Sendable, CustomStringConvertible {
         self.gid = gid
     }
 
-    /// Whether the caller may use Admin1: root, or a member of the group by
-    /// its effective gid or a supplementary one.
+    /// Whether the caller may use Admin1: root, or a member of the group
+    /// (`credentials.groups`, as the bus daemon recorded them).
     public func admits(_ credentials: CallerCredentials) -> Bool {
         if credentials.uid == 0 { return true }
         guard let gid else { return false }

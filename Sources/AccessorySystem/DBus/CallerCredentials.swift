@@ -10,8 +10,9 @@ public struct CallerCredentials: Hashable, Sendable {
     public var userName: String?
     /// The caller's systemd unit (`acme-logger.service`), read from its cgroup.
     public var unit: String?
-    /// The caller's effective gid and its supplementary groups, the way the
-    /// kernel checks file access. Empty when the bus could not tell.
+    /// The caller's groups as the bus daemon recorded them at connection
+    /// (`BusConnection.groups(of:)`); asked for only where they matter
+    /// (`credentials(of:includingGroups:)`), else empty.
     public var groups: [UInt32]
 
     public init(uid: UInt32, userName: String?, unit: String?, groups: [UInt32] = []) {
@@ -24,7 +25,6 @@ public struct CallerCredentials: Hashable, Sendable {
     init(_ message: BusMessage) throws(BusError) {
         var creds: OpaquePointer?
         let mask = UInt64(SD_BUS_CREDS_EUID) | UInt64(SD_BUS_CREDS_UNIT)
-            | UInt64(SD_BUS_CREDS_EGID) | UInt64(SD_BUS_CREDS_SUPPLEMENTARY_GIDS)
             | UInt64(SD_BUS_CREDS_AUGMENT)
         guard sd_bus_query_sender_creds(message.message, mask, &creds) >= 0, let creds else {
             throw BusError(name: "org.freedesktop.DBus.Error.AccessDenied", message: "cannot tell who the caller is")
@@ -38,24 +38,7 @@ public struct CallerCredentials: Hashable, Sendable {
         var unit: UnsafePointer<CChar>?
         self.unit = sd_bus_creds_get_unit(creds, &unit) >= 0 ? unit.map { String(cString: $0) } : nil
         self.userName = Self.userName(uid)
-        self.groups = Self.groups(creds)
-    }
-
-    /// The effective gid and the supplementary gids, each as far as the bus
-    /// (or, augmented, the caller's /proc entry) says; missing ones are left out,
-    /// so a caller whose groups cannot be read is a member of nothing.
-    private static func groups(_ creds: OpaquePointer) -> [UInt32] {
-        var groups: [UInt32] = []
-        var gid: gid_t = 0
-        if sd_bus_creds_get_egid(creds, &gid) >= 0 { groups.append(gid) }
-        var supplementary: UnsafePointer<gid_t>?
-        let count = sd_bus_creds_get_supplementary_gids(creds, &supplementary)
-        if count > 0, let supplementary {
-            for gid in UnsafeBufferPointer(start: supplementary, count: Int(count)) where !groups.contains(gid) {
-                groups.append(gid)
-            }
-        }
-        return groups
+        self.groups = []
     }
 
     static func userName(_ uid: uid_t) -> String? {

@@ -101,6 +101,28 @@ import TestSupport
         #expect(h.finish(app).contains("signal PickerDidDismiss org.accessoryagent.Error.userCancelled"))
     }
 
+    /// The groups that count are those the bus daemon recorded when the caller
+    /// connected, not what its /proc entry says at the time of the call: a
+    /// process that enters the group afterwards (here with CAP_SETGID) is no
+    /// member for that connection, so no pid reuse can lend a member's groups.
+    @Test func groupsGainedAfterConnectingDoNotCount() throws {
+        let group = TemporaryGroup()
+        let gid = try group.create()
+        let h = try ServiceHarness(manifests: [Self.app], administratorGroup: group.name)
+        let script = h.directory + "/gain-\(UUID()).py"
+        try (ServiceHarness.prelude + """
+            import os
+            bus.get_unique_name()
+            os.setgroups([\(gid)])
+            \(Self.admin("ListAccessories"))
+            """).write(toFile: script, atomically: true, encoding: .utf8)
+        let client = try h.bus.start([
+            "/usr/bin/setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups",
+            "--inh-caps=+setgid", "--ambient-caps=+setgid", "/usr/bin/python3", script, h.bus.address,
+        ])
+        #expect(h.finish(client) == "org.freedesktop.DBus.Error.AccessDenied Admin1 is for root and members of group \(group.name)\n")
+    }
+
     @Test func theGroupAsPrimaryGroupIsMembershipToo() throws {
         let group = TemporaryGroup()
         let gid = try group.create()
