@@ -54,6 +54,55 @@ import Testing
     }
 }
 
+extension ShippedBusPolicyTests {
+    /// A member's picker agent gets accessoryd's calls: root may send
+    /// PickerAgent1 to any connection.
+    @Test func accessorydReachesAMembersPickerAgent() throws {
+        let group = TemporaryGroup()
+        let gid = try group.create()
+        let bus = try SystemLikeBus(policy: try String(contentsOf: Self.shipped, encoding: .utf8)
+            .replacingOccurrences(of: "group=\"\(AdministratorGroup.defaultName)\"", with: "group=\"\(group.name)\""))
+        let loop = try EventLoop()
+        let connection = try BusConnection(address: bus.address, loop: loop)
+        try connection.requestName(BusNames.service)
+        let script = FileManager.default.temporaryDirectory.appendingPathComponent("agent-\(UUID()).py").path
+        defer { try? FileManager.default.removeItem(atPath: script) }
+        try """
+            import dbus, dbus.service, sys
+            from dbus.mainloop.glib import DBusGMainLoop
+            from gi.repository import GLib
+            DBusGMainLoop(set_as_default=True)
+            bus = dbus.bus.BusConnection(sys.argv[1])
+            loop = GLib.MainLoop()
+            class Agent(dbus.service.Object):
+                @dbus.service.method("org.accessoryagent.PickerAgent1", in_signature="usas", out_signature="")
+                def RequestAdded(self, request, app, items):
+                    print("RequestAdded", request, app, *items, flush=True)
+                    loop.quit()
+            agent = Agent(bus, "/org/example/picker")
+            print(bus.get_unique_name(), flush=True)
+            GLib.timeout_add_seconds(20, loop.quit)
+            loop.run()
+            """.write(toFile: script, atomically: true, encoding: .utf8)
+        let (process, out, err) = try bus.start([
+            "/usr/bin/setpriv", "--reuid=nobody", "--regid=nogroup", "--groups=\(gid)", "/usr/bin/python3", script, bus.address,
+        ])
+        var name = Data()
+        while let byte = try out.fileHandleForReading.read(upToCount: 1), !byte.isEmpty, byte != Data("\n".utf8) {
+            name.append(byte)
+        }
+        try connection.send(destination: String(decoding: name, as: UTF8.self), path: "/org/example/picker",
+                            interface: BusNames.pickerAgent, member: "RequestAdded") {
+            _ = $0.append(UInt32(3)).append("sensor-logger").append(strings: ["Battery sensor"])
+        }
+        for _ in 0..<400 where process.isRunning { _ = loop.runOnce(timeout: .milliseconds(50)) }
+        if process.isRunning { process.terminate() }
+        process.waitUntilExit()
+        #expect(String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self) == "RequestAdded 3 sensor-logger Battery sensor\n")
+        #expect(String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self) == "")
+    }
+}
+
 /// A dbus-daemon of the test's own whose default policy is that of Debian's
 /// system bus (/usr/share/dbus-1/system.conf), plus one policy file.
 final class SystemLikeBus {
