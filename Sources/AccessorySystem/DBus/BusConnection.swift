@@ -213,12 +213,10 @@ public final class BusConnection {
         peerHandlers[sender] = handler
     }
 
-    /// Who sent `message`, as the bus daemon vouches for it; with its groups
-    /// when asked (one more call to the bus daemon).
-    public func credentials(of message: BusMessage, includingGroups: Bool = false) throws(BusError) -> CallerCredentials {
-        var credentials = try CallerCredentials(message)
-        if includingGroups { credentials.groups = try groups(of: message) ?? [] }
-        return credentials
+    /// Who sent `message`, as the bus daemon vouches for it (without its
+    /// groups: `groups(of:)` costs one more call to the bus daemon).
+    public func credentials(of message: BusMessage) throws(BusError) -> CallerCredentials {
+        try CallerCredentials(message)
     }
 
     private func peerLeft(_ track: OpaquePointer) {

@@ -11,8 +11,8 @@ public struct CallerCredentials: Hashable, Sendable {
     /// The caller's systemd unit (`acme-logger.service`), read from its cgroup.
     public var unit: String?
     /// The caller's groups as the bus daemon recorded them at connection
-    /// (`BusConnection.groups(of:)`); asked for only where they matter
-    /// (`credentials(of:includingGroups:)`), else empty.
+    /// (`BusConnection.groups(of:)`), filled in only where they matter
+    /// (Admin1); empty otherwise.
     public var groups: [UInt32]
 
     public init(uid: UInt32, userName: String?, unit: String?, groups: [UInt32] = []) {

@@ -15,8 +15,8 @@ import TestSupport
         try connection.requestName("org.accessoryagent.Test")
         try connection.serve(path: "/org/accessoryagent/test") { call, connection in
             do throws(BusError) {
-                let caller = try connection.credentials(of: call, includingGroups: true)
-                return connection.reply(to: call).map { .reply($0.append(caller.groups.map(String.init).joined(separator: " "))) }
+                let groups = try connection.groups(of: call) ?? []
+                return connection.reply(to: call).map { .reply($0.append(groups.map(String.init).joined(separator: " "))) }
             } catch {
                 return .error(error)
             }
