@@ -251,6 +251,7 @@ public final class Daemon {
             logger.warning("Keeping the running configuration")
         }
         loadApps()
+        service?.resolveAdministratorGroup()
         notifier.ready(status: radios.summary)
     }
 

@@ -1,3 +1,4 @@
+import AccessoryDaemon
 import AccessorySystem
 
 /// Why an administrator's command failed, worded for the administrator:
@@ -5,7 +6,7 @@ import AccessorySystem
 enum AdminError: Error, Equatable, CustomStringConvertible {
     /// Nobody owns `org.accessoryagent` on the bus.
     case notRunning
-    /// The bus or the daemon refused the call: Admin1 is root's.
+    /// The bus or the daemon refused the call: Admin1 is for root and the administrator group.
     case permissionDenied
     /// The daemon answers, but not this member: an older accessoryd.
     case notSupported(member: String)
@@ -35,7 +36,8 @@ enum AdminError: Error, Equatable, CustomStringConvertible {
     var description: String {
         switch self {
         case .notRunning: "accessoryd is not running"
-        case .permissionDenied: "permission denied: run as root"
+        case .permissionDenied:
+            "permission denied: run as root or as a member of group \(AdministratorGroup.defaultName)"
         case .notSupported(let member):
             "accessoryd does not offer \(AdminClient.interface).\(member); is it older than accessoryctl?"
         case .cannotConnect(let address, let reason):

@@ -9,8 +9,9 @@ struct AccessoryControl: ParsableCommand {
         discussion: """
             Answers the apps' setup requests (list, approve, deny, or pick interactively), lists, removes \
             and renames the accessories granted to apps, and opens approval windows, through accessoryd's \
-            D-Bus interface org.accessoryagent.Admin1 (as root). Checks app manifests and discovery \
-            descriptors before accessoryd reads them.
+            D-Bus interface org.accessoryagent.Admin1 (as root or a member of group \
+            \(AdministratorGroup.defaultName)). Checks app manifests and discovery descriptors before \
+            accessoryd reads them (as anyone).
             """,
         version: Version.current,
         subcommands: [

@@ -1,16 +1,27 @@
 import AccessoryCore
 import AccessorySystem
+import Logging
 
 /// `org.accessoryagent.Admin1`: the administrator's side (accessoryctl, a
-/// picker agent's answers). Root only, checked here as well as in the bus policy.
+/// picker agent's answers). For root and the members of the administrator
+/// group, checked here as well as in the bus policy.
 extension AccessoryService {
     func handleAdmin(_ call: BusMessage) -> BusConnection.MethodOutcome? {
-        let caller: Caller
-        do { caller = try self.caller(call) } catch { return .error(error) }
-        guard caller.credentials.uid == 0 else {
-            return .error(BusError(name: BusNames.accessDenied, message: "Admin1 is for root only"))
+        var caller: Caller
+        do {
+            caller = try self.caller(call)
+            // Root needs no group; anyone else's groups cost one more call to the bus daemon.
+            if caller.credentials.uid != 0, administrators.gid != nil {
+                caller.credentials.groups = try connection.groups(of: call) ?? []
+            }
+        } catch {
+            return .error(error)
         }
-        // An agent's answers are recorded as the agent's; anyone else's as the administrator's.
+        guard administrators.admits(caller.credentials) else {
+            return .error(BusError(name: BusNames.accessDenied, message: administrators.refusal))
+        }
+        // An agent's answers are recorded as the agent's; anyone else's as the
+        // administrator's, by the caller's own uid (a group member's, not root's).
         let decider: Decider = center.agent?.name == caller.sender ? .agent(caller.sender) : .administrator(uid: caller.credentials.uid)
         return outcome { () throws(AccessorySetupError) in try adminMethod(call, caller, decider) }
     }
@@ -99,6 +110,30 @@ extension AccessoryService {
             return nil
         }
         return reply(call)
+    }
+
+    /// Looks the administrator group up again (on SIGHUP): a group created,
+    /// removed or renumbered since the start takes effect without a restart.
+    public func resolveAdministratorGroup() {
+        administrators = Self.lookUpAdministrators(administrators.name, logger: logger)
+    }
+
+    /// The group by name, and a journal line saying who may use Admin1 now.
+    static func lookUpAdministrators(_ name: String, logger: Logger) -> AdministratorGroup {
+        do {
+            guard let gid = try UnixGroup.gid(named: name) else {
+                logger.notice("Group \(name) does not exist: Admin1 is for root only",
+                              metadata: ["admin.group": "\(name)"])
+                return AdministratorGroup(name: name, gid: nil)
+            }
+            logger.info("Admin1 is for root and members of group \(name) (gid \(gid))",
+                        metadata: ["admin.group": "\(name)", "admin.gid": "\(gid)"])
+            return AdministratorGroup(name: name, gid: gid)
+        } catch {
+            logger.warning("Cannot look up group \(name), so Admin1 is for root only: \(error)",
+                           metadata: ["admin.group": "\(name)", "error": "\(error)"])
+            return AdministratorGroup(name: name, gid: nil)
+        }
     }
 
     /// Tells the picker agent, without waiting for it.

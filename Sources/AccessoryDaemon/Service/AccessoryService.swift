@@ -25,10 +25,14 @@ public final class AccessoryService {
     var nextSession: UInt64 = 1
     /// Persistent sessions end after this long without a call.
     static let persistentIdleLimit = Duration.seconds(600)
+    /// Who besides root may use Admin1; looked up at start and on reload
+    /// (`resolveAdministratorGroup`), not per call, so a slow NSS never holds up the bus.
+    public internal(set) var administrators: AdministratorGroup
 
     public init(
         connection: BusConnection, logger: Logger, apps: @escaping () -> AppManifestCatalog,
         manifestDirectories: String = AppCatalogLoader().directoriesDescription,
+        administratorGroup: String = AdministratorGroup.defaultName,
         store: GrantStore, pipeline: DiscoveryPipeline, loop: EventLoop
     ) throws(SystemError) {
         self.connection = connection
@@ -36,6 +40,7 @@ public final class AccessoryService {
         self.apps = apps
         self.manifestDirectories = manifestDirectories
         self.clock = SystemMonotonicClock()
+        self.administrators = Self.lookUpAdministrators(administratorGroup, logger: logger)
         var timer: TimerToken?
         center = AuthorizationCenter(
             store: store, pipeline: pipeline, logger: logger,

@@ -213,7 +213,8 @@ public final class BusConnection {
         peerHandlers[sender] = handler
     }
 
-    /// Who sent `message`, as the bus daemon vouches for it.
+    /// Who sent `message`, as the bus daemon vouches for it (without its
+    /// groups: `groups(of:)` costs one more call to the bus daemon).
     public func credentials(of message: BusMessage) throws(BusError) -> CallerCredentials {
         try CallerCredentials(message)
     }

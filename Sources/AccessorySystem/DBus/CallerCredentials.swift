@@ -2,19 +2,24 @@ import CSystemd
 import Glibc
 
 /// Who called: the uid the bus daemon recorded for the caller's connection,
-/// and the systemd unit its process runs in where there is one. Never what
-/// the caller says about itself.
+/// its groups, and the systemd unit its process runs in where there is one.
+/// Never what the caller says about itself.
 public struct CallerCredentials: Hashable, Sendable {
     public var uid: UInt32
     /// The unix user name for `uid`, when the system knows one.
     public var userName: String?
     /// The caller's systemd unit (`acme-logger.service`), read from its cgroup.
     public var unit: String?
+    /// The caller's groups as the bus daemon recorded them at connection
+    /// (`BusConnection.groups(of:)`), filled in only where they matter
+    /// (Admin1); empty otherwise.
+    public var groups: [UInt32]
 
-    public init(uid: UInt32, userName: String?, unit: String?) {
+    public init(uid: UInt32, userName: String?, unit: String?, groups: [UInt32] = []) {
         self.uid = uid
         self.userName = userName
         self.unit = unit
+        self.groups = groups
     }
 
     init(_ message: BusMessage) throws(BusError) {
@@ -33,6 +38,7 @@ public struct CallerCredentials: Hashable, Sendable {
         var unit: UnsafePointer<CChar>?
         self.unit = sd_bus_creds_get_unit(creds, &unit) >= 0 ? unit.map { String(cString: $0) } : nil
         self.userName = Self.userName(uid)
+        self.groups = []
     }
 
     static func userName(_ uid: uid_t) -> String? {

@@ -92,9 +92,9 @@ import Testing
         #expect(result == (1, "", "accessoryctl: approve: invalidRequest: no candidate 9 in request 3\n"))
     }
 
-    @Test func accessDeniedAsksForRoot() throws {
+    @Test func accessDeniedAsksForRootOrTheGroup() throws {
         admin.errors["ListAccessories"] = BusError(name: "org.freedesktop.DBus.Error.AccessDenied", message: "Admin1 is root's")
-        #expect(try admin.run(["accessories"]) == (1, "", "accessoryctl: accessories: permission denied: run as root\n"))
+        #expect(try admin.run(["accessories"]) == (1, "", "accessoryctl: accessories: permission denied: run as root or as a member of group accessory-admin\n"))
     }
 
     @Test func anOlderDaemonWithoutTheMemberIsNamed() throws {

@@ -21,8 +21,11 @@ final class ServiceHarness {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("service-\(UUID())").path
     var catalog = AppManifestCatalog()
     var store: GrantStore
+    /// What the service logged.
+    let log = RecordedLog()
 
-    init(manifests: [AppManifest], grants: [Grant] = []) throws {
+    init(manifests: [AppManifest], grants: [Grant] = [],
+         administratorGroup: String = AdministratorGroup.defaultName) throws {
         try FileManager.default.createDirectory(
             atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
         bus = try PrivateBus()
@@ -34,8 +37,9 @@ final class ServiceHarness {
         for grant in grants { try store.save(grant) }
         pipeline = DiscoveryPipeline(clock: clock)
         let catalog = self.catalog
-        service = try AccessoryService(connection: connection, logger: Logger(label: "test"),
+        service = try AccessoryService(connection: connection, logger: log.logger,
                                        apps: { catalog }, manifestDirectories: directory + "/apps.d",
+                                       administratorGroup: administratorGroup,
                                        store: store, pipeline: pipeline, loop: loop)
     }
 
@@ -90,6 +94,16 @@ final class ServiceHarness {
         for _ in 0..<800 where !done() { _ = loop.runOnce(timeout: .milliseconds(25)) }
     }
 
+    /// Starts a Python client as `user` with exactly these groups: `primaryGroup`
+    /// (a name or gid) and the supplementary `groups` (none: cleared).
+    func start(_ body: String, as user: String, primaryGroup: String, groups: [UInt32]) throws -> (Process, Pipe, Pipe) {
+        let script = directory + "/client-\(UUID()).py"
+        try (Self.prelude + body).write(toFile: script, atomically: true, encoding: .utf8)
+        let groupOption = groups.isEmpty ? "--clear-groups" : "--groups=" + groups.map(String.init).joined(separator: ",")
+        return try bus.start(["/usr/bin/setpriv", "--reuid=\(user)", "--regid=\(primaryGroup)", groupOption,
+                              "/usr/bin/python3", script, bus.address])
+    }
+
     /// Pumps until the client exits; returns what it printed, and records stderr as a failure.
     func finish(_ client: (Process, Pipe, Pipe), sourceLocation: SourceLocation = #_sourceLocation) -> String {
         pump { !client.0.isRunning }
@@ -106,6 +120,12 @@ final class ServiceHarness {
         finish(try start(body, as: user), sourceLocation: sourceLocation)
     }
 
+    /// Runs a client with exactly these groups to its end.
+    func run(_ body: String, as user: String, primaryGroup: String, groups: [UInt32],
+             sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
+        finish(try start(body, as: user, primaryGroup: primaryGroup, groups: groups), sourceLocation: sourceLocation)
+    }
+
     /// `busctl` as root against the private bus; returns its output.
     func busctl(_ arguments: [String]) throws -> String {
         let (process, out, _) = try bus.busctl(arguments)
@@ -114,11 +134,13 @@ final class ServiceHarness {
         return String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     }
 
-    /// The real `accessoryctl` as root against the private bus: status and stdout.
-    func accessoryctl(_ arguments: [String], input: String? = nil) throws -> (status: Int32, out: String, err: String) {
+    /// The real `accessoryctl` against the private bus, as root or under
+    /// `setpriv` with these options: status and stdout.
+    func accessoryctl(_ arguments: [String], input: String? = nil, setpriv: [String] = []) throws -> (status: Int32, out: String, err: String) {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: AccessoryctlProcessTests.accessoryctl)
-        process.arguments = arguments + ["--bus-address", bus.address]
+        let command = [AccessoryctlProcessTests.accessoryctl] + arguments + ["--bus-address", bus.address]
+        process.executableURL = URL(fileURLWithPath: setpriv.isEmpty ? command[0] : "/usr/bin/setpriv")
+        process.arguments = setpriv.isEmpty ? Array(command.dropFirst()) : setpriv + command
         let out = Pipe()
         let err = Pipe()
         let stdin = Pipe()

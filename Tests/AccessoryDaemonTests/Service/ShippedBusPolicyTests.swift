@@ -1,0 +1,174 @@
+import AccessoryCore
+import AccessorySystem
+import Foundation
+import Glibc
+import Testing
+@testable import AccessoryDaemon
+
+/// packaging/dbus/org.accessoryagent.conf in a real dbus-daemon whose default
+/// policy is the system bus's (method calls denied unless a policy allows
+/// them), with the administrator group renamed to a throwaway group: the bus
+/// itself lets root and the group's members reach Admin1, and nobody else.
+@Suite(.serialized) struct ShippedBusPolicyTests {
+    static let shipped = PackagingTests.packaging.appendingPathComponent("dbus/org.accessoryagent.conf")
+
+    @Test func thePackageCreatesTheGroupThePolicyAndTheDaemonName() throws {
+        let name = AdministratorGroup.defaultName
+        let policy = try String(contentsOf: Self.shipped, encoding: .utf8)
+        #expect(policy.contains("<policy group=\"\(name)\">"))
+        let postinst = try String(contentsOf: PackagingTests.packaging.appendingPathComponent("debian/postinst"), encoding: .utf8)
+        #expect(postinst.contains("addgroup --quiet --system \(name)\n"))
+        #expect(postinst.contains("getent group \(name) "))
+    }
+
+    @Test func onlyRootAndTheGroupReachAdmin1ThroughTheBus() throws {
+        let group = TemporaryGroup()
+        let gid = try group.create()
+        let bus = try SystemLikeBus(policy: try String(contentsOf: Self.shipped, encoding: .utf8)
+            .replacingOccurrences(of: "group=\"\(AdministratorGroup.defaultName)\"", with: "group=\"\(group.name)\""))
+        let loop = try EventLoop()
+        let connection = try BusConnection(address: bus.address, loop: loop)
+        try connection.requestName(BusNames.service)
+        // Whatever reaches the service is answered; only the bus refuses.
+        try connection.serve(path: BusNames.root) { call, connection in
+            connection.reply(to: call).map { .reply($0.append("reached \(call.member ?? "")")) }
+        }
+        func call(_ interface: String, _ member: String, as privileges: [String]) throws -> String {
+            let (process, out, err) = try bus.start(
+                ["/usr/bin/setpriv"] + privileges + ["/usr/bin/busctl", "--address=\(bus.address)", "call",
+                 BusNames.service, BusNames.root, interface, member])
+            for _ in 0..<200 where process.isRunning { _ = loop.runOnce(timeout: .milliseconds(50)) }
+            process.waitUntilExit()
+            let output = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            let errors = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            return process.terminationStatus == 0 ? output : errors.contains("Access denied") ? "denied" : "failed: \(errors)"
+        }
+        let root = ["--reuid=root", "--regid=root", "--clear-groups"]
+        let member = ["--reuid=nobody", "--regid=nogroup", "--groups=\(gid)"]
+        let outsider = ["--reuid=nobody", "--regid=nogroup", "--groups=1,\(gid + 1)"]
+        #expect(try call(BusNames.admin, "ListRequests", as: root) == "s \"reached ListRequests\"\n")
+        #expect(try call(BusNames.admin, "ListRequests", as: member) == "s \"reached ListRequests\"\n")
+        #expect(try call(BusNames.admin, "ListRequests", as: outsider) == "denied")
+        // Apps reach the rest of accessoryd whatever their groups.
+        #expect(try call(BusNames.manager, "OpenSession", as: outsider) == "s \"reached OpenSession\"\n")
+    }
+}
+
+extension ShippedBusPolicyTests {
+    /// A member's picker agent gets accessoryd's calls: root may send
+    /// PickerAgent1 to any connection.
+    @Test func accessorydReachesAMembersPickerAgent() throws {
+        let group = TemporaryGroup()
+        let gid = try group.create()
+        let bus = try SystemLikeBus(policy: try String(contentsOf: Self.shipped, encoding: .utf8)
+            .replacingOccurrences(of: "group=\"\(AdministratorGroup.defaultName)\"", with: "group=\"\(group.name)\""))
+        let loop = try EventLoop()
+        let connection = try BusConnection(address: bus.address, loop: loop)
+        try connection.requestName(BusNames.service)
+        let script = FileManager.default.temporaryDirectory.appendingPathComponent("agent-\(UUID()).py").path
+        defer { try? FileManager.default.removeItem(atPath: script) }
+        try """
+            import dbus, dbus.service, sys
+            from dbus.mainloop.glib import DBusGMainLoop
+            from gi.repository import GLib
+            DBusGMainLoop(set_as_default=True)
+            bus = dbus.bus.BusConnection(sys.argv[1])
+            loop = GLib.MainLoop()
+            class Agent(dbus.service.Object):
+                @dbus.service.method("org.accessoryagent.PickerAgent1", in_signature="usas", out_signature="")
+                def RequestAdded(self, request, app, items):
+                    print("RequestAdded", request, app, *items, flush=True)
+                    loop.quit()
+            agent = Agent(bus, "/org/example/picker")
+            print(bus.get_unique_name(), flush=True)
+            GLib.timeout_add_seconds(20, loop.quit)
+            loop.run()
+            """.write(toFile: script, atomically: true, encoding: .utf8)
+        let (process, out, err) = try bus.start([
+            "/usr/bin/setpriv", "--reuid=nobody", "--regid=nogroup", "--groups=\(gid)", "/usr/bin/python3", script, bus.address,
+        ])
+        var name = Data()
+        while let byte = try out.fileHandleForReading.read(upToCount: 1), !byte.isEmpty, byte != Data("\n".utf8) {
+            name.append(byte)
+        }
+        try connection.send(destination: String(decoding: name, as: UTF8.self), path: "/org/example/picker",
+                            interface: BusNames.pickerAgent, member: "RequestAdded") {
+            _ = $0.append(UInt32(3)).append("sensor-logger").append(strings: ["Battery sensor"])
+        }
+        for _ in 0..<400 where process.isRunning { _ = loop.runOnce(timeout: .milliseconds(50)) }
+        if process.isRunning { process.terminate() }
+        process.waitUntilExit()
+        #expect(String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self) == "RequestAdded 3 sensor-logger Battery sensor\n")
+        #expect(String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self) == "")
+    }
+}
+
+/// A dbus-daemon of the test's own whose default policy is that of Debian's
+/// system bus (/usr/share/dbus-1/system.conf), plus one policy file.
+final class SystemLikeBus {
+    let address: String
+    private let daemon = Process()
+    private let directory = FileManager.default.temporaryDirectory.appendingPathComponent("systembus-\(UUID())").path
+
+    init(policy: String) throws {
+        try FileManager.default.createDirectory(
+            atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
+        try policy.write(toFile: directory + "/policy.conf", atomically: true, encoding: .utf8)
+        try """
+            <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-BUS Bus Configuration 1.0//EN"
+             "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+            <busconfig>
+              <type>custom</type>
+              <listen>unix:path=\(directory)/socket</listen>
+              <auth>EXTERNAL</auth>
+              <policy context="default">
+                <allow user="*"/>
+                <deny own="*"/>
+                <deny send_type="method_call"/>
+                <allow send_type="signal"/>
+                <allow send_requested_reply="true" send_type="method_return"/>
+                <allow send_requested_reply="true" send_type="error"/>
+                <allow receive_type="method_call"/>
+                <allow receive_type="method_return"/>
+                <allow receive_type="error"/>
+                <allow receive_type="signal"/>
+                <allow send_destination="org.freedesktop.DBus" send_interface="org.freedesktop.DBus"/>
+                <allow send_destination="org.freedesktop.DBus" send_interface="org.freedesktop.DBus.Introspectable"/>
+                <allow send_destination="org.freedesktop.DBus" send_interface="org.freedesktop.DBus.Properties"/>
+                <allow send_destination="org.freedesktop.DBus" send_interface="org.freedesktop.DBus.Peer"/>
+              </policy>
+              <include>\(directory)/policy.conf</include>
+            </busconfig>
+            """.write(toFile: directory + "/bus.conf", atomically: true, encoding: .utf8)
+        daemon.executableURL = URL(fileURLWithPath: "/usr/bin/dbus-daemon")
+        daemon.arguments = ["--config-file=\(directory)/bus.conf", "--nofork", "--nopidfile", "--print-address=1"]
+        let output = Pipe()
+        daemon.standardOutput = output
+        daemon.standardError = FileHandle.nullDevice
+        try daemon.run()
+        // The first line dbus-daemon prints is its address.
+        var line = Data()
+        while let byte = try output.fileHandleForReading.read(upToCount: 1), !byte.isEmpty, byte != Data("\n".utf8) {
+            line.append(byte)
+        }
+        address = String(decoding: line, as: UTF8.self)
+    }
+
+    deinit {
+        kill(daemon.processIdentifier, SIGKILL)
+        daemon.waitUntilExit()
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    func start(_ command: [String]) throws -> (Process, Pipe, Pipe) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: command[0])
+        process.arguments = Array(command.dropFirst())
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        return (process, out, err)
+    }
+}
