@@ -5,14 +5,63 @@ import Glibc
 /// directory, so bus tests never touch the machine's buses. Any local user
 /// may connect, so a test can call in as a second, unprivileged app.
 public final class PrivateBus {
+    /// What the bus allows.
+    public enum Policy {
+        /// Everything: the tests of what accessoryd itself checks.
+        case permissive
+        /// The default policy of Debian's system bus (/usr/share/dbus-1/system.conf:
+        /// method calls denied unless a policy allows them), plus this policy
+        /// file, as a package's file in /usr/share/dbus-1/system.d is.
+        case systemBus(including: String)
+    }
+
     public let address: String
     private let daemon: Process
     private let directory: String
 
-    public init() throws {
+    public init(policy: Policy = .permissive) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("bus-\(UUID())").path
         try FileManager.default.createDirectory(
             atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
+        let rules: String
+        switch policy {
+        case .permissive:
+            rules = """
+                  <policy context="default">
+                    <allow user="*"/>
+                    <allow own="*"/>
+                    <allow send_type="method_call"/>
+                    <allow send_type="signal"/>
+                    <allow send_requested_reply="true" send_type="method_return"/>
+                    <allow send_requested_reply="true" send_type="error"/>
+                    <allow receive_type="method_call"/>
+                    <allow receive_type="method_return"/>
+                    <allow receive_type="error"/>
+                    <allow receive_type="signal"/>
+                  </policy>
+                """
+        case .systemBus(let included):
+            try included.write(toFile: directory + "/policy.conf", atomically: true, encoding: .utf8)
+            rules = """
+                  <policy context="default">
+                    <allow user="*"/>
+                    <deny own="*"/>
+                    <deny send_type="method_call"/>
+                    <allow send_type="signal"/>
+                    <allow send_requested_reply="true" send_type="method_return"/>
+                    <allow send_requested_reply="true" send_type="error"/>
+                    <allow receive_type="method_call"/>
+                    <allow receive_type="method_return"/>
+                    <allow receive_type="error"/>
+                    <allow receive_type="signal"/>
+                    <allow send_destination="org.freedesktop.DBus" send_interface="org.freedesktop.DBus"/>
+                    <allow send_destination="org.freedesktop.DBus" send_interface="org.freedesktop.DBus.Introspectable"/>
+                    <allow send_destination="org.freedesktop.DBus" send_interface="org.freedesktop.DBus.Properties"/>
+                    <allow send_destination="org.freedesktop.DBus" send_interface="org.freedesktop.DBus.Peer"/>
+                  </policy>
+                  <include>\(directory)/policy.conf</include>
+                """
+        }
         let config = directory + "/bus.conf"
         try """
             <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-BUS Bus Configuration 1.0//EN"
@@ -21,18 +70,7 @@ public final class PrivateBus {
               <type>custom</type>
               <listen>unix:path=\(directory)/socket</listen>
               <auth>EXTERNAL</auth>
-              <policy context="default">
-                <allow user="*"/>
-                <allow own="*"/>
-                <allow send_type="method_call"/>
-                <allow send_type="signal"/>
-                <allow send_requested_reply="true" send_type="method_return"/>
-                <allow send_requested_reply="true" send_type="error"/>
-                <allow receive_type="method_call"/>
-                <allow receive_type="method_return"/>
-                <allow receive_type="error"/>
-                <allow receive_type="signal"/>
-              </policy>
+            \(rules)
             </busconfig>
             """.write(toFile: config, atomically: true, encoding: .utf8)
         daemon = Process()

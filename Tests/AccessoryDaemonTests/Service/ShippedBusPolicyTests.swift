@@ -1,7 +1,7 @@
 import AccessoryCore
 import AccessorySystem
 import Foundation
-import Glibc
+import TestSupport
 import Testing
 @testable import AccessoryDaemon
 
@@ -11,6 +11,13 @@ import Testing
 /// itself lets root and the group's members reach Admin1, and nobody else.
 @Suite(.serialized) struct ShippedBusPolicyTests {
     static let shipped = PackagingTests.packaging.appendingPathComponent("dbus/org.accessoryagent.conf")
+
+    /// A system-like bus with the shipped policy, its group renamed to `group`.
+    static func busWithShippedPolicy(for group: TemporaryGroup) throws -> PrivateBus {
+        let policy = try String(contentsOf: shipped, encoding: .utf8)
+            .replacingOccurrences(of: "group=\"\(AdministratorGroup.defaultName)\"", with: "group=\"\(group.name)\"")
+        return try PrivateBus(policy: .systemBus(including: policy))
+    }
 
     @Test func thePackageCreatesTheGroupThePolicyAndTheDaemonName() throws {
         let name = AdministratorGroup.defaultName
@@ -24,8 +31,7 @@ import Testing
     @Test func onlyRootAndTheGroupReachAdmin1ThroughTheBus() throws {
         let group = TemporaryGroup()
         let gid = try group.create()
-        let bus = try SystemLikeBus(policy: try String(contentsOf: Self.shipped, encoding: .utf8)
-            .replacingOccurrences(of: "group=\"\(AdministratorGroup.defaultName)\"", with: "group=\"\(group.name)\""))
+        let bus = try Self.busWithShippedPolicy(for: group)
         let loop = try EventLoop()
         let connection = try BusConnection(address: bus.address, loop: loop)
         try connection.requestName(BusNames.service)
@@ -60,8 +66,7 @@ extension ShippedBusPolicyTests {
     @Test func accessorydReachesAMembersPickerAgent() throws {
         let group = TemporaryGroup()
         let gid = try group.create()
-        let bus = try SystemLikeBus(policy: try String(contentsOf: Self.shipped, encoding: .utf8)
-            .replacingOccurrences(of: "group=\"\(AdministratorGroup.defaultName)\"", with: "group=\"\(group.name)\""))
+        let bus = try Self.busWithShippedPolicy(for: group)
         let loop = try EventLoop()
         let connection = try BusConnection(address: bus.address, loop: loop)
         try connection.requestName(BusNames.service)
@@ -100,75 +105,5 @@ extension ShippedBusPolicyTests {
         process.waitUntilExit()
         #expect(String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self) == "RequestAdded 3 sensor-logger Battery sensor\n")
         #expect(String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self) == "")
-    }
-}
-
-/// A dbus-daemon of the test's own whose default policy is that of Debian's
-/// system bus (/usr/share/dbus-1/system.conf), plus one policy file.
-final class SystemLikeBus {
-    let address: String
-    private let daemon = Process()
-    private let directory = FileManager.default.temporaryDirectory.appendingPathComponent("systembus-\(UUID())").path
-
-    init(policy: String) throws {
-        try FileManager.default.createDirectory(
-            atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
-        try policy.write(toFile: directory + "/policy.conf", atomically: true, encoding: .utf8)
-        try """
-            <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-BUS Bus Configuration 1.0//EN"
-             "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
-            <busconfig>
-              <type>custom</type>
-              <listen>unix:path=\(directory)/socket</listen>
-              <auth>EXTERNAL</auth>
-              <policy context="default">
-                <allow user="*"/>
-                <deny own="*"/>
-                <deny send_type="method_call"/>
-                <allow send_type="signal"/>
-                <allow send_requested_reply="true" send_type="method_return"/>
-                <allow send_requested_reply="true" send_type="error"/>
-                <allow receive_type="method_call"/>
-                <allow receive_type="method_return"/>
-                <allow receive_type="error"/>
-                <allow receive_type="signal"/>
-                <allow send_destination="org.freedesktop.DBus" send_interface="org.freedesktop.DBus"/>
-                <allow send_destination="org.freedesktop.DBus" send_interface="org.freedesktop.DBus.Introspectable"/>
-                <allow send_destination="org.freedesktop.DBus" send_interface="org.freedesktop.DBus.Properties"/>
-                <allow send_destination="org.freedesktop.DBus" send_interface="org.freedesktop.DBus.Peer"/>
-              </policy>
-              <include>\(directory)/policy.conf</include>
-            </busconfig>
-            """.write(toFile: directory + "/bus.conf", atomically: true, encoding: .utf8)
-        daemon.executableURL = URL(fileURLWithPath: "/usr/bin/dbus-daemon")
-        daemon.arguments = ["--config-file=\(directory)/bus.conf", "--nofork", "--nopidfile", "--print-address=1"]
-        let output = Pipe()
-        daemon.standardOutput = output
-        daemon.standardError = FileHandle.nullDevice
-        try daemon.run()
-        // The first line dbus-daemon prints is its address.
-        var line = Data()
-        while let byte = try output.fileHandleForReading.read(upToCount: 1), !byte.isEmpty, byte != Data("\n".utf8) {
-            line.append(byte)
-        }
-        address = String(decoding: line, as: UTF8.self)
-    }
-
-    deinit {
-        kill(daemon.processIdentifier, SIGKILL)
-        daemon.waitUntilExit()
-        try? FileManager.default.removeItem(atPath: directory)
-    }
-
-    func start(_ command: [String]) throws -> (Process, Pipe, Pipe) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: command[0])
-        process.arguments = Array(command.dropFirst())
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        return (process, out, err)
     }
 }

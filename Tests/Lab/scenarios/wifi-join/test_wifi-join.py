@@ -26,9 +26,8 @@ PAGE = b"lamp says hello\n"
 RESULT_TIMEOUT = 75
 
 
-# An app that joins its lamp through D-Bus, keeps its bus connection until killed, and
-# prints the HotspotLeft signal if accessoryd ends the join under it.
-HOLDER_SCRIPT = """
+# The start of every app script below: an activated session of its own on the system bus.
+APP_SESSION = """
 import dbus, sys
 from dbus.mainloop.glib import DBusGMainLoop
 from gi.repository import GLib
@@ -38,6 +37,11 @@ manager = dbus.Interface(bus.get_object("org.accessoryagent", "/org/accessoryage
 path = manager.OpenSession()
 session = dbus.Interface(bus.get_object("org.accessoryagent", path), "org.accessoryagent.Session1")
 session.Activate()
+"""
+
+# An app that joins its lamp through D-Bus, keeps its bus connection until killed, and
+# prints the HotspotLeft signal if accessoryd ends the join under it.
+HOLDER_SCRIPT = APP_SESSION + """
 bus.add_signal_receiver(lambda accessory, reason: print("HotspotLeft", accessory, reason, flush=True),
                         signal_name="HotspotLeft", dbus_interface="org.accessoryagent.Session1", path=path)
 try:
@@ -52,16 +56,7 @@ GLib.MainLoop().run()
 
 # An app whose gateway already knew a lamp (now gone): it migrates the lamp, and once
 # the administrator approved, asks to join its hotspot.
-MIGRATE_AND_JOIN_SCRIPT = """
-import dbus, sys
-from dbus.mainloop.glib import DBusGMainLoop
-from gi.repository import GLib
-DBusGMainLoop(set_as_default=True)
-bus = dbus.SystemBus()
-manager = dbus.Interface(bus.get_object("org.accessoryagent", "/org/accessoryagent"), "org.accessoryagent.Manager1")
-path = manager.OpenSession()
-session = dbus.Interface(bus.get_object("org.accessoryagent", path), "org.accessoryagent.Session1")
-session.Activate()
+MIGRATE_AND_JOIN_SCRIPT = APP_SESSION + """
 loop = GLib.MainLoop()
 added = []
 bus.add_signal_receiver(lambda accessory: added.append(str(accessory)), signal_name="AccessoryAdded",
