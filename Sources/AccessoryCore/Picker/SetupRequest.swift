@@ -8,12 +8,13 @@ public struct SetupRequest: Sendable {
         case migration([MigrationItem])
     }
 
-    /// What happens when the discovery deadline passes.
-    public enum DeadlineOutcome: Equatable, Sendable {
-        /// Nothing was found in time: the request ends with `discoveryTimeout`.
-        case timedOut
-        /// Candidates were found: discovery stops, they stay for the decision.
-        case discoveryFinished
+    /// What is left when discovery ends, at its deadline or by `finishPickerDiscovery`.
+    public enum DiscoveryEnd: Equatable, Sendable {
+        /// Nothing to pick from: the request ends with `discoveryTimeout`
+        /// (left open, it would wait for a decision nobody can make).
+        case nothingFound
+        /// Candidates to show: they stay for the decision.
+        case candidatesKept
     }
 
     public let number: UInt32
@@ -97,12 +98,9 @@ public struct SetupRequest: Sendable {
         if let productImagePath, !productImagePath.isEmpty { candidates[index].productImagePath = productImagePath }
     }
 
-    /// `finishPickerDiscovery()`: no more candidates.
-    public mutating func finishDiscovery() { discovering = false }
-
-    /// The discovery deadline has passed.
-    public mutating func deadlinePassed() -> DeadlineOutcome {
+    /// `finishPickerDiscovery()`, or the discovery deadline passed: no more candidates.
+    public mutating func endDiscovery() -> DiscoveryEnd {
         discovering = false
-        return visibleCandidates.isEmpty ? .timedOut : .discoveryFinished
+        return visibleCandidates.isEmpty ? .nothingFound : .candidatesKept
     }
 }

@@ -140,10 +140,25 @@ public final class AuthorizationCenter {
         guard var request = request(ofSession: session) else {
             throw AccessorySetupError(.invalidRequest, reason: .message("no picker is open"))
         }
-        request.finishDiscovery()
-        requests[request.number] = request
-        stopDiscovering(request)
+        switch request.endDiscovery() {
+        case .nothingFound:
+            endUnfound(request, why: "the app finished discovery with nothing to show")
+        case .candidatesKept:
+            requests[request.number] = request
+            stopDiscovering(request)
+        }
         reschedule()
+    }
+
+    /// A request discovery ended with nothing to pick from: the app hears
+    /// `discoveryTimeout`, ASK's nearest error, and the agent that it ended.
+    private func endUnfound(_ request: SetupRequest, why: String) {
+        close(request)
+        logger.log(.requestTimedOut, level: .notice, "\(request.app)'s request \(request.number) found nothing: \(why)",
+                   metadata: ["app": "\(request.app)", "request": "\(request.number)",
+                              "timeout": "\(request.settings.discoveryTimeout.text)"])
+        notify(.session(request.session, .pickerDidDismiss(AccessorySetupError(.discoveryTimeout, reason: .message(why)))))
+        notify(.agent(.requestEnded(request.number, outcome: "timed out")))
     }
 
     /// The session went (invalidated, or its caller left): its request ends unanswered.
@@ -392,16 +407,10 @@ public final class AuthorizationCenter {
         let now = self.now
         for number in requests.keys.sorted() {
             guard var request = requests[number], let deadline = request.discoveryDeadline, deadline <= now else { continue }
-            switch request.deadlinePassed() {
-            case .timedOut:
-                close(request)
-                logger.log(.requestTimedOut, level: .notice, "\(request.app)'s request \(number) found nothing in time",
-                           metadata: ["app": "\(request.app)", "request": "\(number)",
-                                      "timeout": "\(request.settings.discoveryTimeout.text)"])
-                notify(.session(request.session, .pickerDidDismiss(AccessorySetupError(
-                    .discoveryTimeout, reason: .message("nothing matching was found within the discovery timeout")))))
-                notify(.agent(.requestEnded(number, outcome: "timed out")))
-            case .discoveryFinished:
+            switch request.endDiscovery() {
+            case .nothingFound:
+                endUnfound(request, why: "nothing matching was found within the discovery timeout")
+            case .candidatesKept:
                 requests[number] = request
                 stopDiscovering(request)
             }

@@ -87,6 +87,38 @@ import TestSupport
         #expect(h.service.center.requests.isEmpty)
     }
 
+    @Test func finishingDiscoveryWithNothingToShowIsDiscoveryTimeout() throws {
+        let h = try ServiceHarness(manifests: [Self.app])
+        let app = try h.start(Self.session + """
+            show({"ServiceUUID": "180F", "NameSubstring": "Acme"}, {"DiscoveryTimeout": "unbounded"})
+            print(call(s, "org.accessoryagent.Session1", "FinishPickerDiscovery"), flush=True)
+            run(["PickerDidDismiss"])
+            """, as: "nobody")
+        let output = h.finish(app)
+        #expect(output.hasPrefix("None\n"), "FinishPickerDiscovery itself succeeds")
+        #expect(output.hasSuffix("signal PickerDidDismiss org.accessoryagent.Error.discoveryTimeout the app finished discovery with nothing to show\n"))
+        #expect(h.service.center.requests.isEmpty)
+    }
+
+    @Test func finishingDiscoveryKeepsTheCandidatesForTheDecision() throws {
+        let h = try ServiceHarness(manifests: [Self.app])
+        let app = try h.start(Self.session + """
+            show({"ServiceUUID": "180F", "NameSubstring": "Acme"}, {"DiscoveryTimeout": "unbounded"})
+            run(["PickerDidDismiss"])
+            """, as: "nobody")
+        h.pump { !h.service.center.requests.isEmpty }
+        h.hear("C0:FF:EE:00:00:21", name: "Acme 21", service: 0x180F)
+        let session = try #require(h.service.openSessions.first)
+        try h.service.center.finishDiscovery(session: session.number)
+        let number = try #require(h.service.center.requests.keys.first)
+        // Heard after the end of discovery: not offered.
+        h.hear("C0:FF:EE:00:00:22", name: "Acme 22", service: 0x180F)
+        #expect(h.service.center.requests[number]?.visibleCandidates.map(\.advertisedName) == ["Acme 21"])
+        #expect(try h.accessoryctl(["approve", "\(number)", "1"]).status == 0)
+        #expect(h.finish(app).hasSuffix("signal PickerDidDismiss  \n"))
+        #expect(h.store.grants.count == 1)
+    }
+
     @Test func anInvalidatedSessionStaysDead() throws {
         let h = try ServiceHarness(manifests: [Self.app])
         let output = try h.run(Self.session + """
