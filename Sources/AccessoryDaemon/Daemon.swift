@@ -138,6 +138,7 @@ public final class Daemon {
             if configuration.wifiEnabled {
                 let wifi = WiFiDiscovery(loop: loop, discovery: discovery, configuration: configuration.wifi, logger: logger)
                 self.wifi = wifi
+                hotspots?.onHeldChanged = { [weak wifi] interface, held in wifi?.setHeldByJoin(interface, held) }
                 if wifi.start(interfaces: radios.wifiInterfaces) {
                     // Hidden hotspots answer only probe requests that name them.
                     updateWiFiDemand()
@@ -188,9 +189,11 @@ public final class Daemon {
                 manifestDirectories: appLoader.directoriesDescription,
                 store: grants, pipeline: discovery, loop: loop)
             service.center.wifiDemandChanged = { [unowned self] wanted in
-                requestsWantWiFi = wanted
+                appsWantWiFi = wanted
                 updateWiFiDemand()
             }
+            // Wi-Fi accessories granted before this start want their presence followed.
+            appsWantWiFi = service.center.wantsWiFiScans
             self.service = service
             self.bus = bus
         } catch {
@@ -199,11 +202,12 @@ public final class Daemon {
         }
     }
 
-    /// Whether a pending setup request looks for Wi-Fi accessories.
-    private var requestsWantWiFi = false
+    /// Whether the apps want Wi-Fi scanned: a pending setup request looks
+    /// for Wi-Fi accessories, or a Wi-Fi accessory is granted (its presence).
+    private var appsWantWiFi = false
 
     /// Wi-Fi scans only while someone wants them: the monitor, the
-    /// administrator's descriptors, or a pending request.
+    /// administrator's descriptors, or the apps (requests and granted accessories).
     private func updateWiFiDemand() {
         guard let wifi else { return }
         // Hidden hotspots answer only probe requests that name them.
@@ -212,7 +216,7 @@ public final class Daemon {
             ssids += request.pickerItems.compactMap(\.descriptor.ssid)
         }
         wifi.setProbeSSIDs(ssids)
-        wifi.setDemand(monitor != nil || requestsWantWiFi || descriptorEntries.contains { $0.descriptor.describesWiFi })
+        wifi.setDemand(monitor != nil || appsWantWiFi || descriptorEntries.contains { $0.descriptor.describesWiFi })
     }
 
     /// When the next tracked accessory would be lost: one timer, re-armed on

@@ -235,6 +235,7 @@ public final class AuthorizationCenter {
             throw AccessorySetupError(.unknown, reason: .message("cannot write the grant store: \(error)"))
         }
         close(request)
+        updateWiFiDemand()
         logger.log(.accessoriesMigrated, level: .notice,
                    "\(added.count) known accessory(ies) registered for \(request.app) by \(decider)",
                    metadata: ["app": "\(request.app)", "request": "\(request.number)", "count": "\(added.count)",
@@ -356,6 +357,7 @@ public final class AuthorizationCenter {
             throw AccessorySetupError(.unknown, reason: .message("cannot write the grant store: \(error)"))
         }
         lastHeard.removeValue(forKey: grant.accessory)
+        updateWiFiDemand()
         logger.log(.accessoryRemoved, level: .notice, "\(grant.displayName) \(why) from \(grant.app) by \(decider)",
                    metadata: ["app": "\(grant.app)", "accessory.id": "\(grant.accessory)", "decided_by": "\(decider)"])
         notify(.app(grant.app, .accessoryRemoved(grant.accessory)))
@@ -554,11 +556,15 @@ public final class AuthorizationCenter {
         updateWiFiDemand()
     }
 
-    private func updateWiFiDemand() {
-        wifiDemandChanged(requests.values.contains { request in
+    /// Whether Wi-Fi must be scanned for the apps: a request discovering with
+    /// a Wi-Fi descriptor, or a Wi-Fi accessory granted, whose app follows its presence.
+    public var wantsWiFiScans: Bool {
+        requests.values.contains { request in
             request.discovering && request.pickerItems.contains { $0.descriptor.describesWiFi }
-        })
+        } || store.grants.values.contains { $0.ssid != nil }
     }
+
+    private func updateWiFiDemand() { wifiDemandChanged(wantsWiFiScans) }
 
     /// What the radios last heard of a device, if it is still tracked.
     private func tracked(_ identity: DeviceIdentity) -> TrackedAccessory? {
@@ -579,6 +585,7 @@ public final class AuthorizationCenter {
             logger.error("Cannot write the grant store: \(error)", metadata: ["grant_store": "\(store.path)"])
             throw AccessorySetupError(.unknown, reason: .message("cannot write the grant store: \(error)"))
         }
+        updateWiFiDemand()
     }
 
     private func newAccessoryID() -> AccessoryID {

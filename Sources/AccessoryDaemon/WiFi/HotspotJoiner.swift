@@ -17,7 +17,14 @@ public final class HotspotJoiner {
     private let loop: EventLoop
     private let clock: any MonotonicClock
     private let logger: Logger
-    private var joins: [String: HotspotJoin] = [:]
+    private var joins: [String: HotspotJoin] = [:] {
+        didSet {
+            for name in Set(joins.keys).symmetricDifference(oldValue.keys) { onHeldChanged(name, joins[name] != nil) }
+        }
+    }
+    /// An interface was taken by a join, or given back (for Wi-Fi discovery,
+    /// which leaves a held interface alone).
+    public var onHeldChanged: (_ interface: String, _ held: Bool) -> Void = { _, _ in }
 
     public init(loop: EventLoop, settings: HotspotJoinSettings = HotspotJoinSettings(),
                 clock: any MonotonicClock = SystemMonotonicClock(), logger: Logger = Logger(label: "accessoryd")) {

@@ -27,6 +27,9 @@ public final class WiFiDiscovery {
     private var interfaces: [UInt32: Interface] = [:]
     private var demand = false
     private var probeSSIDs: [SSID] = []
+    /// Interfaces a hotspot join holds: left alone meanwhile, since a scan
+    /// would take the radio off the hotspot's channel during the join.
+    private var heldByJoins: Set<String> = []
 
     private struct Interface {
         var info: WiFiInterfaceInfo
@@ -76,15 +79,27 @@ public final class WiFiDiscovery {
     }
 
     /// Whether something needs Wi-Fi now: an app's request with a Wi-Fi
-    /// descriptor, or `--monitor`. Scans run only while it is true.
+    /// descriptor, a Wi-Fi accessory granted to an app (its presence), or
+    /// `--monitor`. Scans run only while it is true.
     public func setDemand(_ needed: Bool) {
         guard needed != demand else { return }
         demand = needed
         logger.debug("Wi-Fi scanning \(needed ? "needed" : "no longer needed")")
-        for index in interfaces.keys {
-            interfaces[index]?.schedule.setDemand(needed)
-            reschedule(index)
-        }
+        for index in interfaces.keys { applyDemand(index) }
+    }
+
+    /// A hotspot join took `interface`, or gave it back.
+    public func setHeldByJoin(_ interface: String, _ held: Bool) {
+        guard held != heldByJoins.contains(interface) else { return }
+        if held { heldByJoins.insert(interface) } else { heldByJoins.remove(interface) }
+        logger.debug("\(interface) \(held ? "is held by a hotspot join: not scanned" : "is free again")")
+        for (index, entry) in interfaces where entry.info.name == interface { applyDemand(index) }
+    }
+
+    private func applyDemand(_ index: UInt32) {
+        guard let name = interfaces[index]?.info.name else { return }
+        interfaces[index]?.schedule.setDemand(demand && !heldByJoins.contains(name))
+        reschedule(index)
     }
 
     /// Exact SSIDs to name in probe requests (active scans only), so hidden
@@ -103,7 +118,7 @@ public final class WiFiDiscovery {
     private func add(_ info: WiFiInterfaceInfo) {
         guard isWanted(info), interfaces[info.index] == nil else { return }
         var schedule = WiFiScanSchedule(configuration: configuration.schedule)
-        schedule.setDemand(demand)
+        schedule.setDemand(demand && !heldByJoins.contains(info.name))
         interfaces[info.index] = Interface(info: info, schedule: schedule)
         logger.log(.wifiInterfaceAppeared, level: .notice, "Wi-Fi interface \(info.name) will be scanned when needed",
                    metadata: ["wifi.interface": "\(info.name)", "wifi.ifindex": "\(info.index)"])

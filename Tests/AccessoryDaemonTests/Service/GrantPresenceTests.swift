@@ -1,5 +1,6 @@
 import AccessoryCore
 import Foundation
+import Synchronization
 import Testing
 @testable import AccessoryDaemon
 
@@ -58,5 +59,23 @@ import Testing
         // Heard again: present again.
         hear(h, count: 1, every: .zero)
         #expect(h.service.center.isPresent(Self.id))
+    }
+
+    @Test func aGrantedWiFiAccessoryKeepsWiFiScannedUntilItIsRemoved() throws {
+        let wifiApp = AppManifest(app: "acme", user: "nobody", supports: [.wifi], ssidPrefixes: [Array("ACME-".utf8)])
+        let camera = Grant(accessory: AccessoryID(0xC2), app: "acme", displayName: "Camera", state: .authorized,
+                           ssid: SSID("ACME-Cam"))
+        let h = try ServiceHarness(manifests: [wifiApp], grants: [camera])
+        // Without a request, the grant alone: its presence needs scans.
+        #expect(h.service.center.wantsWiFiScans)
+        let told = Mutex<[Bool]>([])
+        h.service.center.wifiDemandChanged = { wanted in told.withLock { $0.append(wanted) } }
+        #expect(try h.accessoryctl(["remove", "00000000000000c2"]).status == 0)
+        #expect(!h.service.center.wantsWiFiScans)
+        #expect(told.withLock { $0.last } == false)
+    }
+
+    @Test func aBluetoothGrantAloneWantsNoWiFiScans() throws {
+        #expect(try !harness().service.center.wantsWiFiScans)
     }
 }

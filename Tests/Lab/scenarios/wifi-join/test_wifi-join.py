@@ -323,11 +323,18 @@ class WiFiJoinTests(LabTestCase):
         config = lab.write_file("leave.conf", "[Wi-Fi]\nScanInterval=2\nFrequencies=2437\nJoinInterface=wlan0\n"
                                 f"WPASupplicantDirectory={WPA_CONTROL_DIR}\n")
         daemon = lab.start_daemon([lab.binary("accessoryd"), "--config", config, "--apps", apps,
-                                   "--log-target=journal"], env=self.env)
+                                   "--log-target=journal", "--log-level=debug"], env=self.env)
         daemon.wait_ready(timeout=90)
         listing = lab.accessoryctl("accessories")
         found = re.search(r"^([0-9a-f]{16})\s+lamp-app", listing, re.M)
         self.assertIsNotNone(found, "test_g left the lamp app's grant: " + listing)
+
+        def wifi_events():
+            """This daemon's Wi-Fi events, in the journal's order."""
+            return [e.get("WIFI_EVENT") for e in lab.journal_entries(SYSLOG_IDENTIFIER="accessoryd", _PID=daemon.pid)
+                    if e.get("WIFI_EVENT") in ("scan-started", "hotspot-join-started", "hotspot-left")]
+        # No request is open: the granted lamp alone keeps wlan0 scanned, for its presence.
+        lab.wait_until(lambda: "scan-started" in wifi_events(), timeout=30, what="a scan for the granted lamp")
         accessory = found.group(1)
         script = lab.write_file("holder.py", HOLDER_SCRIPT)
 
@@ -390,6 +397,12 @@ class WiFiJoinTests(LabTestCase):
             self.assert_back_on_uplink()
         finally:
             app.kill()
+        # While a join held wlan0, accessoryd started no scan on it (three joins were made).
+        self.assertEqual(wifi_events().count("hotspot-join-started"), 3, wifi_events())
+        held = False
+        for event in wifi_events():
+            held = {"hotspot-join-started": True, "hotspot-left": False}.get(event, held)
+            self.assertFalse(held and event == "scan-started", wifi_events())
         self.assertEqual(daemon.stop(), 0)
 
     def test_i_an_absent_hotspot_through_dbus_is_not_found_and_the_uplink_stays(self):
