@@ -23,43 +23,41 @@ public final class PrivateBus {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("bus-\(UUID())").path
         try FileManager.default.createDirectory(
             atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
+        // Replies, signals and receiving are allowed on both; what differs is
+        // who may own names and send method calls.
+        let common = """
+                <allow user="*"/>
+                <allow send_type="signal"/>
+                <allow send_requested_reply="true" send_type="method_return"/>
+                <allow send_requested_reply="true" send_type="error"/>
+                <allow receive_type="method_call"/>
+                <allow receive_type="method_return"/>
+                <allow receive_type="error"/>
+                <allow receive_type="signal"/>
+            """
         let rules: String
         switch policy {
         case .permissive:
             rules = """
-                  <policy context="default">
-                    <allow user="*"/>
-                    <allow own="*"/>
-                    <allow send_type="method_call"/>
-                    <allow send_type="signal"/>
-                    <allow send_requested_reply="true" send_type="method_return"/>
-                    <allow send_requested_reply="true" send_type="error"/>
-                    <allow receive_type="method_call"/>
-                    <allow receive_type="method_return"/>
-                    <allow receive_type="error"/>
-                    <allow receive_type="signal"/>
-                  </policy>
+                <policy context="default">
+                \(common)
+                  <allow own="*"/>
+                  <allow send_type="method_call"/>
+                </policy>
                 """
         case .systemBus(let included):
             try included.write(toFile: directory + "/policy.conf", atomically: true, encoding: .utf8)
             rules = """
-                  <policy context="default">
-                    <allow user="*"/>
-                    <deny own="*"/>
-                    <deny send_type="method_call"/>
-                    <allow send_type="signal"/>
-                    <allow send_requested_reply="true" send_type="method_return"/>
-                    <allow send_requested_reply="true" send_type="error"/>
-                    <allow receive_type="method_call"/>
-                    <allow receive_type="method_return"/>
-                    <allow receive_type="error"/>
-                    <allow receive_type="signal"/>
-                    <allow send_destination="org.freedesktop.DBus" send_interface="org.freedesktop.DBus"/>
-                    <allow send_destination="org.freedesktop.DBus" send_interface="org.freedesktop.DBus.Introspectable"/>
-                    <allow send_destination="org.freedesktop.DBus" send_interface="org.freedesktop.DBus.Properties"/>
-                    <allow send_destination="org.freedesktop.DBus" send_interface="org.freedesktop.DBus.Peer"/>
-                  </policy>
-                  <include>\(directory)/policy.conf</include>
+                <policy context="default">
+                \(common)
+                  <deny own="*"/>
+                  <deny send_type="method_call"/>
+                  <allow send_destination="org.freedesktop.DBus" send_interface="org.freedesktop.DBus"/>
+                  <allow send_destination="org.freedesktop.DBus" send_interface="org.freedesktop.DBus.Introspectable"/>
+                  <allow send_destination="org.freedesktop.DBus" send_interface="org.freedesktop.DBus.Properties"/>
+                  <allow send_destination="org.freedesktop.DBus" send_interface="org.freedesktop.DBus.Peer"/>
+                </policy>
+                <include>\(directory)/policy.conf</include>
                 """
         }
         let config = directory + "/bus.conf"

@@ -12,12 +12,6 @@ import Testing
 @Suite(.serialized) struct ShippedBusPolicyTests {
     static let shipped = PackagingTests.packaging.appendingPathComponent("dbus/org.accessoryagent.conf")
 
-    /// A system-like bus with the shipped policy, its group renamed to `group`.
-    static func busWithShippedPolicy(for group: TemporaryGroup) throws -> PrivateBus {
-        let policy = try String(contentsOf: shipped, encoding: .utf8)
-            .replacingOccurrences(of: "group=\"\(AdministratorGroup.defaultName)\"", with: "group=\"\(group.name)\"")
-        return try PrivateBus(policy: .systemBus(including: policy))
-    }
 
     @Test func thePackageCreatesTheGroupThePolicyAndTheDaemonName() throws {
         let name = AdministratorGroup.defaultName
@@ -29,12 +23,8 @@ import Testing
     }
 
     @Test func onlyRootAndTheGroupReachAdmin1ThroughTheBus() throws {
-        let group = TemporaryGroup()
-        let gid = try group.create()
-        let bus = try Self.busWithShippedPolicy(for: group)
-        let loop = try EventLoop()
-        let connection = try BusConnection(address: bus.address, loop: loop)
-        try connection.requestName(BusNames.service)
+        let setup = try ShippedPolicySetup()
+        let (gid, bus, loop, connection) = (setup.gid, setup.bus, setup.loop, setup.connection)
         // Whatever reaches the service is answered; only the bus refuses.
         try connection.serve(path: BusNames.root) { call, connection in
             connection.reply(to: call).map { .reply($0.append("reached \(call.member ?? "")")) }
@@ -64,12 +54,8 @@ extension ShippedBusPolicyTests {
     /// A member's picker agent gets accessoryd's calls: root may send
     /// PickerAgent1 to any connection.
     @Test func accessorydReachesAMembersPickerAgent() throws {
-        let group = TemporaryGroup()
-        let gid = try group.create()
-        let bus = try Self.busWithShippedPolicy(for: group)
-        let loop = try EventLoop()
-        let connection = try BusConnection(address: bus.address, loop: loop)
-        try connection.requestName(BusNames.service)
+        let setup = try ShippedPolicySetup()
+        let (gid, bus, loop, connection) = (setup.gid, setup.bus, setup.loop, setup.connection)
         let script = FileManager.default.temporaryDirectory.appendingPathComponent("agent-\(UUID()).py").path
         defer { try? FileManager.default.removeItem(atPath: script) }
         try """
@@ -105,5 +91,25 @@ extension ShippedBusPolicyTests {
         process.waitUntilExit()
         #expect(String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self) == "RequestAdded 3 sensor-logger Battery sensor\n")
         #expect(String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self) == "")
+    }
+}
+
+/// A throwaway group, a system-like bus with the shipped policy naming that
+/// group instead of accessory-admin, and a connection owning accessoryd's name.
+final class ShippedPolicySetup {
+    let group = TemporaryGroup()
+    let gid: UInt32
+    let bus: PrivateBus
+    let loop: EventLoop
+    let connection: BusConnection
+
+    init() throws {
+        gid = try group.create()
+        let policy = try String(contentsOf: ShippedBusPolicyTests.shipped, encoding: .utf8)
+            .replacingOccurrences(of: "group=\"\(AdministratorGroup.defaultName)\"", with: "group=\"\(group.name)\"")
+        bus = try PrivateBus(policy: .systemBus(including: policy))
+        loop = try EventLoop()
+        connection = try BusConnection(address: bus.address, loop: loop)
+        try connection.requestName(BusNames.service)
     }
 }
