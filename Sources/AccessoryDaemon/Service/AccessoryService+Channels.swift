@@ -11,10 +11,7 @@ extension AccessoryService {
     func openBluetoothChannel(_ call: BusMessage, _ session: AccessorySession) throws(AccessorySetupError) -> BusConnection.MethodOutcome? {
         let id = try BusArguments.accessory(call)
         let psm = try BusArguments.read { () throws(BusError) in try call.readUInt16() }
-        let grant = try center.owned(id, by: session.app)
-        guard grant.state == .authorized else {
-            throw AccessorySetupError(.invalidRequest, reason: .message("\(grant.displayName) is \(grant.state.rawValue), not authorized"))
-        }
+        let grant = try usableGrant(id, of: session)
         guard let peer = grant.bluetooth else {
             throw AccessorySetupError(.invalidRequest, reason: .message("\(grant.displayName) is not a Bluetooth accessory"))
         }

@@ -14,10 +14,7 @@ extension AccessoryService {
     func joinHotspot(_ call: BusMessage, _ session: AccessorySession) throws(AccessorySetupError) -> BusConnection.MethodOutcome? {
         let id = try BusArguments.accessory(call)
         let passphrase = try BusArguments.read { () throws(BusError) in try call.readString() }
-        let grant = try center.owned(id, by: session.app)
-        guard grant.state == .authorized else {
-            throw AccessorySetupError(.invalidRequest, reason: .message("\(grant.displayName) is \(grant.state.rawValue), not authorized"))
-        }
+        let grant = try usableGrant(id, of: session)
         guard let ssid = grant.ssid else {
             throw AccessorySetupError(.invalidRequest, reason: .message("\(grant.displayName) is not a Wi-Fi accessory"))
         }

@@ -185,6 +185,16 @@ public final class AccessoryService {
 
     // MARK: Helpers
 
+    /// The session's app's accessory, if the app may use it now: its own, and
+    /// authorized (not still awaiting the app's own authorization).
+    func usableGrant(_ id: AccessoryID, of session: AccessorySession) throws(AccessorySetupError) -> Grant {
+        let grant = try center.owned(id, by: session.app)
+        guard grant.state == .authorized else {
+            throw AccessorySetupError(.invalidRequest, reason: .message("\(grant.displayName) is \(grant.state.rawValue), not authorized"))
+        }
+        return grant
+    }
+
     func busError(_ error: AccessorySetupError) -> BusError {
         // The name already says which code: the message says why.
         BusError(name: BusNames.error(error.code.description), message: error.reason?.description ?? error.description)
