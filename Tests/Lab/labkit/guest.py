@@ -56,12 +56,15 @@ def start_services(transcript):
 class ScenarioRun:
     """One scenario from reset to evidence."""
 
-    def __init__(self, name, directory, hardware, build_dir, run_dir, transcript):
+    def __init__(self, name, directory, hardware, build_dir, run_dir, transcript, run_id=None):
         self.name = name
+        # A scenario named twice in one run gets its own evidence and scratch
+        # directories each time ("wifi-join", "wifi-join.2"), so no run sees another's files.
+        self.run_id = run_id or name
         self.directory = directory
         self.hardware = hardware
         self.build_dir = build_dir
-        self.evidence_dir = os.path.join(run_dir, name)
+        self.evidence_dir = os.path.join(run_dir, self.run_id)
         os.makedirs(self.evidence_dir, exist_ok=True)
         self.transcript = transcript
         self._setup_log = open(os.path.join(self.evidence_dir, "setup.log"), "a", buffering=1)
@@ -82,7 +85,7 @@ class ScenarioRun:
                             stdout=btmon_output)
         btmon_output.close()
         self.hardware.build(config, self.children, self.evidence_dir)
-        self.lab = Lab(self.name, config, self.hardware, self.children, self.build_dir,
+        self.lab = Lab(self.run_id, config, self.hardware, self.children, self.build_dir,
                        self.evidence_dir, self.cursor, self.log)
         return self.lab
 
@@ -96,10 +99,10 @@ class ScenarioRun:
         self._setup_log.close()
 
 
-def run_scenario(name, directory, hardware, build_dir, run_dir, transcript):
+def run_scenario(name, directory, hardware, build_dir, run_dir, transcript, run_id=None):
     """Returns (passed, one-line reason)."""
     started = time.monotonic()
-    scenario = ScenarioRun(name, directory, hardware, build_dir, run_dir, transcript)
+    scenario = ScenarioRun(name, directory, hardware, build_dir, run_dir, transcript, run_id)
     test_log = open(os.path.join(scenario.evidence_dir, "test.log"), "w", buffering=1)
     stream = Tee(test_log, TranscriptStream(transcript, prefix="    "))
     passed, reason = False, "did not finish"
@@ -107,7 +110,7 @@ def run_scenario(name, directory, hardware, build_dir, run_dir, transcript):
     try:
         config = hwconf.load(os.path.join(directory, "hw.conf"))
         signal.alarm(config.timeout)
-        transcript.say(f"=== {name}: {_describe(config)}")
+        transcript.say(f"=== {scenario.run_id}: {_describe(config)}")
         lab = scenario.prepare(config)
         LabTestCase.lab = lab
         suite = unittest.defaultTestLoader.loadTestsFromModule(_load_test_module(name, directory))
@@ -139,7 +142,7 @@ def run_scenario(name, directory, hardware, build_dir, run_dir, transcript):
     duration = time.monotonic() - started
     with open(os.path.join(scenario.evidence_dir, "result.txt"), "w") as handle:
         handle.write(f"{'PASS' if passed else 'FAIL'} {reason} ({duration:.1f} s)\n")
-    transcript.say(f"=== {name}: {'PASS' if passed else 'FAIL'} ({reason}, {duration:.0f} s)")
+    transcript.say(f"=== {scenario.run_id}: {'PASS' if passed else 'FAIL'} ({reason}, {duration:.0f} s)")
     test_log.close()
     return passed, reason
 
@@ -188,8 +191,8 @@ def main(plan_path):
     results = []
     for scenario in plan["scenarios"]:
         passed, reason = run_scenario(scenario["name"], scenario["directory"], hardware,
-                                      plan["build_dir"], run_dir, transcript)
-        results.append({"name": scenario["name"], "passed": passed, "reason": reason})
+                                      plan["build_dir"], run_dir, transcript, scenario["run_id"])
+        results.append({"name": scenario["run_id"], "passed": passed, "reason": reason})
         write_results(run_dir, results, finished=False)
     write_results(run_dir, results, finished=True)
     return 0 if all(result["passed"] for result in results) else 1

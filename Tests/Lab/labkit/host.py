@@ -184,16 +184,17 @@ def command_run(names, kvm, build_dir, keep_evidence, timeout):
         print(f"lab: unknown scenario(s): {', '.join(unknown)} (see: lab list)", file=sys.stderr)
         return 2
     names = names or available
-    outcomes = {}          # name -> (passed, reason)
+    run_ids = _run_ids(names)
+    outcomes = {}          # run id -> (passed, reason)
     planned = []
-    for name in names:
+    for name, run_id in zip(names, run_ids):
         directory = os.path.join(SCENARIOS_DIR, name)
         try:
             config = hwconf.load(os.path.join(directory, "hw.conf"))
         except hwconf.HardwareConfigError as error:
-            outcomes[name] = (False, f"bad hw.conf: {error}")
+            outcomes[run_id] = (False, f"bad hw.conf: {error}")
             continue
-        planned.append({"name": name, "directory": directory, "timeout": config.timeout})
+        planned.append({"name": name, "run_id": run_id, "directory": directory, "timeout": config.timeout})
     _check_build_dir(build_dir)
 
     boot = None
@@ -204,12 +205,13 @@ def command_run(names, kvm, build_dir, keep_evidence, timeout):
         boot.run(show=lambda line: print(line, flush=True))
         reported = {r["name"]: (r["passed"], r["reason"]) for r in boot.results()["scenarios"]}
         for scenario in planned:
-            if scenario["name"] in reported:
-                outcomes[scenario["name"]] = reported[scenario["name"]]
+            run_id = scenario["run_id"]
+            if run_id in reported:
+                outcomes[run_id] = reported[run_id]
             elif boot.timed_out:
-                outcomes[scenario["name"]] = (False, f"the lab hit its overall timeout of {overall} s")
+                outcomes[run_id] = (False, f"the lab hit its overall timeout of {overall} s")
             else:
-                outcomes[scenario["name"]] = (False, f"never reported (VM exit status {boot.exit_status})")
+                outcomes[run_id] = (False, f"never reported (VM exit status {boot.exit_status})")
         if not boot.results()["finished"]:
             print(f"lab: the VM did not finish its plan; last console lines:\n{boot.console_tail()}",
                   flush=True)
@@ -217,12 +219,21 @@ def command_run(names, kvm, build_dir, keep_evidence, timeout):
     _keep_evidence(boot, outcomes, keep_evidence)
     if boot:
         boot.remove()
-    passed = [name for name in names if outcomes[name][0]]
-    failed = [name for name in names if not outcomes[name][0]]
-    for name in names:
-        print(f"{'PASS' if outcomes[name][0] else 'FAIL'} {name}: {outcomes[name][1]}")
+    passed = [run_id for run_id in run_ids if outcomes[run_id][0]]
+    failed = [run_id for run_id in run_ids if not outcomes[run_id][0]]
+    for run_id in run_ids:
+        print(f"{'PASS' if outcomes[run_id][0] else 'FAIL'} {run_id}: {outcomes[run_id][1]}")
     print(f"{len(passed)} passed, {len(failed)} failed", flush=True)
     return 0 if not failed else 1
+
+
+def _run_ids(names):
+    """A scenario named again runs again, reported as NAME.2, NAME.3 …"""
+    seen, run_ids = {}, []
+    for name in names:
+        seen[name] = seen.get(name, 0) + 1
+        run_ids.append(name if seen[name] == 1 else f"{name}.{seen[name]}")
+    return run_ids
 
 
 def _keep_evidence(boot, outcomes, keep_all_dir):
