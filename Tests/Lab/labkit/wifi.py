@@ -1,6 +1,7 @@
 """hostapd hotspots and wpa_supplicant stations on hwsim radios, driven through their control sockets."""
 
 import os
+import time
 
 from . import processes
 
@@ -79,8 +80,13 @@ class Station:
                 fields[key] = value
         return fields
 
-    def connect(self, ssid, psk=None, timeout=40):
-        """Join `ssid` (WPA2-PSK when a passphrase is given, open otherwise); wait for COMPLETED."""
+    def connect(self, ssid, psk=None, timeout=40, settle=3):
+        """Join `ssid` (WPA2-PSK when a passphrase is given, open otherwise); wait until
+        wpa_state has stayed COMPLETED for `settle` seconds.
+
+        A first COMPLETED is not yet a connection under emulation: hostapd resends
+        the first EAPOL-Key message after 100 ms, the station may answer both, and
+        the handshake can then fail a second later (reason 15) and start again."""
         network = self.command("add_network").stdout.strip().splitlines()[-1]
         self._set(network, "ssid", f'"{ssid}"')
         if psk is None:
@@ -89,8 +95,18 @@ class Station:
             self._set(network, "psk", f'"{psk}"')
         self._set(network, "scan_ssid", "1")
         self.command("select_network", network).check()
-        processes.wait_until(lambda: self.status().get("wpa_state") == "COMPLETED",
-                             timeout=timeout, what=f"{self.interface} to join {ssid!r}")
+        completed_since = None
+
+        def settled():
+            nonlocal completed_since
+            if self.status().get("wpa_state") != "COMPLETED":
+                completed_since = None
+                return False
+            completed_since = completed_since or time.monotonic()
+            return time.monotonic() - completed_since >= settle
+
+        processes.wait_until(settled, timeout=timeout,
+                             what=f"{self.interface} to join {ssid!r} and stay joined for {settle} s")
         return self.status()
 
     def _set(self, network, key, value):
