@@ -14,19 +14,26 @@ public struct WiFiScanSchedule: Sendable {
         public var interval: Duration
         /// The longest backoff after repeated failures.
         public var maximumInterval: Duration
-        /// How long to wait for a scan's results (ours, or the one that made
-        /// ours busy) before reading the cache anyway.
+        /// How long to wait for our scan's results before reading the cache
+        /// anyway. Ours covers only the configured frequencies.
         public var resultsTimeout: Duration
+        /// How long to wait for the results of the scan that made ours busy.
+        /// Its scope is unknown: a full scan of both bands, 5 GHz passively, on
+        /// a connected interface that keeps returning to its channel, took 21 s
+        /// in the lab, and wpa_supplicant itself allows its scans 30 s.
+        public var busyRadioTimeout: Duration
         /// Consecutive failures before the interface counts as failing.
         public var failuresBeforeFailing: Int
 
         public init(
             interval: Duration = .seconds(10), maximumInterval: Duration = .seconds(300),
-            resultsTimeout: Duration = .seconds(15), failuresBeforeFailing: Int = 3
+            resultsTimeout: Duration = .seconds(15), busyRadioTimeout: Duration = .seconds(45),
+            failuresBeforeFailing: Int = 3
         ) {
             self.interval = interval
             self.maximumInterval = maximumInterval
             self.resultsTimeout = resultsTimeout
+            self.busyRadioTimeout = busyRadioTimeout
             self.failuresBeforeFailing = failuresBeforeFailing
         }
     }
@@ -90,7 +97,7 @@ public struct WiFiScanSchedule: Sendable {
 
     /// The kernel refused our trigger with EBUSY: wait for the running scan instead.
     public mutating func radioBusy(at now: MonotonicInstant) {
-        phase = .waitingForBusyRadio(deadline: now.advanced(by: configuration.resultsTimeout))
+        phase = .waitingForBusyRadio(deadline: now.advanced(by: configuration.busyRadioTimeout))
     }
 
     /// The trigger failed for another reason (interface down, not supported…).

@@ -5,7 +5,8 @@ import Testing
 /// The scan schedule driven by hand: every instant is chosen by the test.
 @Suite struct WiFiScanScheduleTests {
     static let configuration = WiFiScanSchedule.Configuration(
-        interval: .seconds(10), maximumInterval: .seconds(60), resultsTimeout: .seconds(15), failuresBeforeFailing: 3)
+        interval: .seconds(10), maximumInterval: .seconds(60), resultsTimeout: .seconds(15),
+        busyRadioTimeout: .seconds(45), failuresBeforeFailing: 3)
     let clock = ManualClock(MonotonicInstant(nanoseconds: 1_000_000_000_000))
 
     func schedule(demand: Bool = true) -> WiFiScanSchedule {
@@ -52,7 +53,7 @@ import Testing
         var schedule = schedule()
         #expect(schedule.tick(at: clock.now) == .trigger)
         schedule.radioBusy(at: clock.now)
-        #expect(schedule.phase == .waitingForBusyRadio(deadline: clock.now.advanced(by: .seconds(15))))
+        #expect(schedule.phase == .waitingForBusyRadio(deadline: clock.now.advanced(by: .seconds(45))))
         clock.advance(by: .seconds(2))
         let read2 = schedule.resultsReady(at: clock.now)
         #expect(read2, "the other scan's results are read")
@@ -60,11 +61,25 @@ import Testing
         #expect(schedule.wakeUp == clock.now.advanced(by: .seconds(10)))
     }
 
+    @Test func aLongScanOfSomeoneElseIsWaitedOutBeyondOurOwnTimeout() {
+        // The lab's full dual-band scan on a connected interface took 21 s.
+        var schedule = schedule()
+        _ = schedule.tick(at: clock.now)
+        schedule.radioBusy(at: clock.now)
+        clock.advance(by: .seconds(21))
+        #expect(schedule.tick(at: clock.now) == .nothing, "still waiting for the other scan")
+        let read = schedule.resultsReady(at: clock.now)
+        #expect(read)
+        #expect(schedule.consecutiveFailures == 0)
+    }
+
     @Test func busyRadioThatNeverFinishesReadsTheCacheAndBacksOff() {
         var schedule = schedule()
         _ = schedule.tick(at: clock.now)
         schedule.radioBusy(at: clock.now)
-        clock.advance(by: .seconds(15))
+        clock.advance(by: .seconds(44))
+        #expect(schedule.tick(at: clock.now) == .nothing)
+        clock.advance(by: .seconds(1))
         #expect(schedule.tick(at: clock.now) == .readCacheAfterTimeout)
         #expect(schedule.consecutiveFailures == 1)
         #expect(schedule.wakeUp == clock.now.advanced(by: .seconds(20)))

@@ -2,6 +2,7 @@
 stays up, and scans refused with EBUSY (iw scanning at the same time) are recovered
 from without a warning or an error."""
 
+import os
 import time
 
 from labkit import LabTestCase
@@ -25,6 +26,8 @@ class WiFiCoexistenceTests(LabTestCase):
                                           netns="accessory").check().stdout.strip().lower()
         cls.station = cls.lab.start_wpa_supplicant("wlan0")
         cls.joined = cls.station.connect("Home-Gateway", psk="home-passphrase", timeout=60)
+        # What wpa_supplicant logs from here on happens while accessoryd runs.
+        cls.log_offset = os.path.getsize(cls.station.log_path)
         config = cls.lab.write_file("accessoryd.conf", CONFIG)
         cls.daemon = cls.lab.start_daemon(
             ["stdbuf", "-oL", cls.lab.binary("accessoryd"), "--config", config,
@@ -50,11 +53,14 @@ class WiFiCoexistenceTests(LabTestCase):
             lambda: any(f" {cls.accessory_bssid} " in line
                         for line in cls.daemon.output().splitlines()[baseline:]),
             timeout=30, what="a monitor line for the accessory after the busy scans")
-        # Scans go on after iw stops: at least three of accessoryd's own (bounded wait;
-        # under emulation iw may have held the radio for most of the loop).
+        # Scans go on after iw stops: at least three of accessoryd's own, started and
+        # read (bounded wait; under emulation iw may have held the radio for most of
+        # the loop). results-read alone would not do: accessoryd also reads the
+        # results of iw's scans, so three reads can come with only two triggers.
         cls.lab.wait_until(
-            lambda: len(cls.lab.journal_entries(SYSLOG_IDENTIFIER="accessoryd", WIFI_EVENT="results-read")) >= 3,
-            timeout=60, what="three scans of accessoryd's own read")
+            lambda: (len(cls.lab.journal_entries(SYSLOG_IDENTIFIER="accessoryd", WIFI_EVENT="scan-started")) >= 3
+                     and len(cls.lab.journal_entries(SYSLOG_IDENTIFIER="accessoryd", WIFI_EVENT="results-read")) >= 3),
+            timeout=60, what="three scans of accessoryd's own, started and read")
         cls.final_status = cls.station.status()
 
     def test_lab_connected_first(self):
@@ -72,8 +78,9 @@ class WiFiCoexistenceTests(LabTestCase):
         self.assertEqual(self.final_status.get("bssid"), self.joined.get("bssid"))
 
     def test_wpa_supplicant_never_disconnected(self):
-        with open(self.station.log_path, errors="replace") as handle:
-            log = handle.read()
+        with open(self.station.log_path, "rb") as handle:
+            handle.seek(self.log_offset)
+            log = handle.read().decode(errors="replace")
         self.assertNotIn("CTRL-EVENT-DISCONNECTED", log)
 
     def test_accessoryd_scanned_repeatedly(self):
