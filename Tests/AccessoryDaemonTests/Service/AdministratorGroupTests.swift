@@ -78,7 +78,7 @@ import TestSupport
 
         // The journal says who decided: nobody's uid, not root's.
         let nobody = try #require(getpwnam("nobody")).pointee.pw_uid
-        #expect(h.log.values(of: "decided_by") == ["administrator (uid \(nobody))"])
+        #expect(h.log.values(of: "decided_by") == ["administrator nobody (uid \(nobody))"])
     }
 
     @Test func accessoryctlWorksForAMemberAndTellsOthersWhoMayUseIt() throws {
@@ -153,7 +153,7 @@ import TestSupport
         let denial = try h.accessoryctl(["deny", "\(number)"])
         #expect(denial.status == 0, "\(denial.err)")
         #expect(h.finish(app).contains("signal PickerDidDismiss org.accessoryagent.Error.userCancelled"))
-        #expect(h.log.values(of: "decided_by") == ["administrator (uid 0)"])
+        #expect(h.log.values(of: "decided_by") == ["administrator root (uid 0)"])
     }
 
     @Test func withoutTheGroupAdmin1IsRootsAlone() throws {

@@ -71,7 +71,7 @@ import TestSupport
         let number = try #require(h.service.center.requests.keys.first)
         let denied = try h.accessoryctl(["deny", "\(number)"])
         #expect(denied.status == 0, "\(denied.err)")
-        #expect(h.finish(app).hasSuffix("signal PickerDidDismiss org.accessoryagent.Error.userCancelled denied by administrator (uid 0)\n"))
+        #expect(h.finish(app).hasSuffix("signal PickerDidDismiss org.accessoryagent.Error.userCancelled denied by administrator root (uid 0)\n"))
         #expect(h.store.grants.isEmpty)
     }
 

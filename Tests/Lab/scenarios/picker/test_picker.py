@@ -116,12 +116,12 @@ class PickerTests(LabTestCase):
                              "org.accessoryagent.Accessory1", "DisplayName"]).check().stdout
         self.assertEqual(name, 's "Acme 2F1"\n')
         entry = self.lab.wait_for_journal(MESSAGE_ID=ACCESSORY_APPROVED, APP="gateway-shell")
-        self.assertEqual(entry.get("DECIDED_BY"), "administrator (uid 0)")
+        self.assertEqual(entry.get("DECIDED_BY"), "administrator root (uid 0)")
         self.assertEqual(entry.get("IDENTITY"), f"{self.sensor}/public")
         # Given back, so the example app may have it next.
         self.ctl("remove", accessory.rsplit("/", 1)[1])
         removed = self.lab.wait_for_journal(MESSAGE_ID=ACCESSORY_REMOVED, APP="gateway-shell")
-        self.assertEqual(removed.get("DECIDED_BY"), "administrator (uid 0)")
+        self.assertEqual(removed.get("DECIDED_BY"), "administrator root (uid 0)")
         self.busctl(session, "org.accessoryagent.Session1", "Invalidate")
 
     def test_b_the_example_app_gets_the_sensor_approved_with_accessoryctl(self):
@@ -138,14 +138,14 @@ class PickerTests(LabTestCase):
         self.assertIn("picked:", output)
         self.assertIn("Acme 2F1", output)
         entry = self.lab.wait_for_journal(MESSAGE_ID=ACCESSORY_APPROVED, APP="acme-sensor-logger")
-        self.assertEqual(entry.get("DECIDED_BY"), "administrator (uid 0)")
+        self.assertEqual(entry.get("DECIDED_BY"), "administrator root (uid 0)")
         self.assertEqual(entry.get("IDENTITY"), f"{self.sensor}/public")
         self.assertTrue(self.lab.journal_entries(MESSAGE_ID=SETUP_REQUESTED, APP="acme-sensor-logger"))
 
     def test_c_an_approval_window_approves_the_camera(self):
         self.ctl("allow", "--app", "acme-sensor-logger", "--for", "5m")
         opened = self.lab.wait_for_journal(MESSAGE_ID=APPROVAL_WINDOW_OPENED, APP="acme-sensor-logger")
-        self.assertEqual(opened.get("DECIDED_BY"), "administrator (uid 0)")
+        self.assertEqual(opened.get("DECIDED_BY"), "administrator root (uid 0)")
         app = self.example("--wifi-ssid-prefix", "ACME-")
         try:
             output, _ = app.communicate(timeout=120)
