@@ -82,7 +82,9 @@ let package = Package(
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "AccessorySystemTests", dependencies: ["AccessorySystem", "TestSupport"]),
         .testTarget(name: "AccessoryDaemonTests", dependencies: ["AccessoryDaemon", "TestSupport"]),
+        // AccessoryDaemon: what the real service does with the library's calls, where FakeAgent cannot tell.
         .testTarget(
-            name: "AccessorySetupTests", dependencies: ["AccessorySetup", "AccessoryCore", "AccessorySystem", "TestSupport"]),
+            name: "AccessorySetupTests",
+            dependencies: ["AccessorySetup", "AccessoryCore", "AccessorySystem", "TestSupport", "AccessoryDaemon"]),
     ]
 )

@@ -28,6 +28,16 @@ final class FakeAgent: Sendable {
         case dismissPreviousThenStayOpen(error: String, message: String)
     }
 
+    /// How the fake answers `DismissPicker`.
+    enum Withdrawal: Sendable {
+        /// Dismisses the open picker, as accessoryd does: `PickerDidDismiss(userCancelled)`.
+        case dismiss
+        /// The picker ended just before the call: `invalidRequest`, and no signal.
+        case alreadyEnded
+    }
+
+    static let withdrawn = "withdrawn by the app"
+
     /// An accessory's properties as the fake serves them.
     struct FakeAccessory: Sendable {
         var id: UInt64
@@ -41,6 +51,7 @@ final class FakeAgent: Sendable {
     private struct Script {
         var accessories: [FakeAccessory]
         var outcomes: [PickerOutcome]
+        var withdrawal: Withdrawal
         var calls: [String] = []
         /// The connection that opened the session.
         var client: String?
@@ -56,8 +67,9 @@ final class FakeAgent: Sendable {
         var replies: [BusReply] = []
     }
 
-    init(address: String, accessories: [FakeAccessory] = [], picker outcomes: [PickerOutcome] = []) async throws {
-        script = Mutex(Script(accessories: accessories, outcomes: outcomes))
+    init(address: String, accessories: [FakeAccessory] = [], picker outcomes: [PickerOutcome] = [],
+         withdrawal: Withdrawal = .dismiss) async throws {
+        script = Mutex(Script(accessories: accessories, outcomes: outcomes, withdrawal: withdrawal))
         thread = try BusThread()
         try await thread.perform { [self] context throws(AccessorySetupError) in
             do {
@@ -205,6 +217,15 @@ final class FakeAgent: Sendable {
         case "FinishPickerDiscovery":
             record("FinishPickerDiscovery")
             return .reply(reply)
+        case "DismissPicker":
+            record("DismissPicker")
+            switch script.withLock({ $0.withdrawal }) {
+            case .dismiss:
+                later([("PickerDidDismiss", { $0.append("org.accessoryagent.Error.userCancelled").append(Self.withdrawn) })])
+                return .reply(reply)
+            case .alreadyEnded:
+                return .error(BusError(name: "org.accessoryagent.Error.invalidRequest", message: "no picker is open"))
+            }
         case "FinishAuthorization":
             record("FinishAuthorization \(try call.readObjectPath()) " + Self.describe(try call.readStringPairs()))
             return .reply(reply)

@@ -252,11 +252,28 @@ public final class AuthorizationCenter {
         guard let request = requests[number] else {
             throw AccessorySetupError(.invalidRequest, reason: .message("no pending request \(number)"))
         }
+        dismiss(request, by: decider, why: "denied by \(decider)", outcome: "denied")
+    }
+
+    /// `DismissPicker()`: the app gave up on its own request (picker or
+    /// migration), as the person would dismiss ASK's picker. Ends like a
+    /// denial, so a late approval finds nothing to grant.
+    public func withdraw(session: UInt64) throws(AccessorySetupError) {
+        guard let request = request(ofSession: session) else {
+            throw AccessorySetupError(.invalidRequest, reason: .message("no picker is open"))
+        }
+        // "cancelled", as when the app's session ends: to an agent, the app no longer asks.
+        dismiss(request, by: .app(request.app), why: "withdrawn by the app", outcome: "cancelled")
+    }
+
+    /// A request refused before it was granted, by whoever `decider` is: the
+    /// app hears `userCancelled`, the agent that it ended.
+    private func dismiss(_ request: SetupRequest, by decider: Decider, why: String, outcome: String) {
         close(request)
-        logger.log(.requestDenied, level: .notice, "\(request.app)'s request \(number) denied by \(decider)",
-                   metadata: ["app": "\(request.app)", "request": "\(number)", "decided_by": "\(decider)"])
-        notify(.session(request.session, .pickerDidDismiss(AccessorySetupError(.userCancelled, reason: .message("denied by \(decider)")))))
-        notify(.agent(.requestEnded(number, outcome: "denied")))
+        logger.log(.requestDenied, level: .notice, "\(request.app)'s request \(request.number) \(why)",
+                   metadata: ["app": "\(request.app)", "request": "\(request.number)", "decided_by": "\(decider)"])
+        notify(.session(request.session, .pickerDidDismiss(AccessorySetupError(.userCancelled, reason: .message(why)))))
+        notify(.agent(.requestEnded(request.number, outcome: outcome)))
     }
 
     // MARK: Policy and agents

@@ -9,7 +9,7 @@ public enum Decider: Hashable, Sendable, CustomStringConvertible {
     case agent(String)
     /// An open approval window.
     case policy
-    /// The app itself (removing or renaming its own accessory).
+    /// The app itself (removing or renaming its own accessory, withdrawing its own request).
     case app(AppID)
 
     public var description: String {

@@ -32,6 +32,10 @@ extension AccessoryService {
             signal(session, .invalidated, []) { _ in }
             end(session, why: "invalidated by the app")
             return reply(call)
+        case "DismissPicker":
+            // Needs neither activation nor the manifest: withdrawing takes nothing new.
+            try center.withdraw(session: session.number)
+            return reply(call)
         case "TakeEvents":
             let events = session.takeEvents()
             return reply(call) { reply in

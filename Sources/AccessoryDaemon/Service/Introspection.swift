@@ -59,6 +59,7 @@ enum Introspection {
             <method name="ShowPicker"><arg name="items" type="a(ssa{ss}asas)" direction="in"/><arg name="settings" type="a{ss}" direction="in"/></method>
             <method name="UpdatePicker"><arg name="shown" type="a(uss)" direction="in"/></method>
             <method name="FinishPickerDiscovery"/>
+            <method name="DismissPicker"/>
             <method name="FinishAuthorization"><arg name="accessory" type="o" direction="in"/><arg name="settings" type="a{ss}" direction="in"/></method>
             <method name="FailAuthorization"><arg name="accessory" type="o" direction="in"/></method>
             <method name="UpdateAuthorization"><arg name="accessory" type="o" direction="in"/><arg name="descriptor" type="a{ss}" direction="in"/></method>

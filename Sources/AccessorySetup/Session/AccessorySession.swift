@@ -114,13 +114,11 @@ public final class AccessorySession: Sendable {
     ///
     /// Cancelling the task that awaits it returns at once, throwing
     /// `pickerTaskCancelled` (`userCancelled`: the function throws this
-    /// library's errors only, so not `CancellationError`). The picker itself
-    /// stays up until it is decided or its discovery timeout passes, as
-    /// accessoryd has no method that ends a picker alone (`finishPickerDiscovery`
-    /// keeps it open for a decision; `invalidate()` ends the whole session,
-    /// which is how to withdraw it at once). Meanwhile another `showPicker` is
-    /// `pickerAlreadyActive`, and what the picker still brings arrives as events
-    /// (a pick as `accessoryAdded`, then `pickerDidDismiss`).
+    /// library's errors only, so not `CancellationError`), and withdraws the
+    /// picker as `dismissPicker()` does, without waiting: `pickerDidDismiss`
+    /// (`userCancelled`) follows as an event. Should the picker have ended
+    /// meanwhile, what it brought arrives as events all the same (a pick as
+    /// `accessoryAdded`, then `pickerDidDismiss`).
     public func showPicker(
         for items: [PickerDisplayItem], settings: PickerDisplaySettings = .init()
     ) async throws(AccessorySetupError) {
@@ -148,9 +146,27 @@ public final class AccessorySession: Sendable {
             }
         } onCancel: {
             // Not waiting for the bus thread, which may be inside the call.
-            core.cancelPicker(token)?.resume(returning: AccessorySetupError.pickerTaskCancelled)
+            guard let waiter = core.cancelPicker(token) else { return }
+            waiter.resume(returning: AccessorySetupError.pickerTaskCancelled)
+            // Nobody waits for the picker any more: withdraw it, once the agent
+            // took it (jobs run in order, so after a call still under way).
+            thread.post { context in
+                guard core.withdrawsAbandonedPicker else { return }
+                // Ignored: the picker may have ended meanwhile.
+                _ = try? AgentCalls.call(context, path: path, interface: BusNames.session, member: "DismissPicker")
+            }
         }
         if let outcome { throw outcome }
+    }
+
+    /// Withdraws the open picker (or migration request) at once: it is gone
+    /// for whoever would have decided it, a waiting `showPicker` throws
+    /// `userCancelled`, and `pickerDidDismiss` follows with that error.
+    /// `invalidRequest` when no picker is open. Not an AccessorySetupKit
+    /// method, as there the person dismisses the picker; on a gateway with no
+    /// one in front of it, the app is the one that gives up.
+    public func dismissPicker() async throws(AccessorySetupError) {
+        try await sessionCall("DismissPicker")
     }
 
     /// With `filterDiscoveryResults`: the discovered candidates to show.

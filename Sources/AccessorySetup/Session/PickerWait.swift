@@ -1,8 +1,9 @@
 /// The picker as a session follows it, from `showPicker` to the agent's
 /// `PickerDidDismiss`, so that the app may stop waiting (its task cancelled)
-/// while the agent keeps the picker open: the agent has no method that ends a
-/// picker alone, so the picker stays up until it is decided or times out, and
-/// its dismissal then must not end the next `showPicker` instead.
+/// at once, while the agent still has the picker open: the session then
+/// withdraws it (`DismissPicker`), but the picker may have ended meanwhile
+/// for another reason, and either way its dismissal, arriving later, must not
+/// end the next `showPicker` instead.
 ///
 /// Pure state, kept under the session's lock; `Waiter` is the continuation of
 /// the `showPicker` call that waits. Every method hands a waiter out at most
@@ -78,6 +79,12 @@ struct PickerWait<Waiter> {
         }
         return waiting.waiter
     }
+
+    /// On the bus thread, after a cancellation: whether `DismissPicker` would
+    /// end the picker the app stopped waiting for and no other. Not while
+    /// another `showPicker` is under way: the agent took that one, so the
+    /// abandoned picker has ended there already (one picker per session).
+    var withdrawsAbandoned: Bool { abandonedOpen && current == nil }
 
     /// `PickerDidDismiss`: the waiter it ends. A picker the app stopped
     /// waiting for is dismissed before any later one can be: the agent keeps

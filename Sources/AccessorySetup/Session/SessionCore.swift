@@ -156,6 +156,8 @@ final class SessionCore: Sendable {
 
     func cancelPicker(_ token: UInt64) -> PickerWaiter? { state.withLock { $0.picker.cancel(token) } }
 
+    var withdrawsAbandonedPicker: Bool { state.withLock { $0.picker.withdrawsAbandoned } }
+
     // MARK: Signals, on the bus thread
 
     /// Turns a signal into an event: reads the accessory it names, keeps
