@@ -42,6 +42,8 @@ public enum MessageID: String, CaseIterable, Sendable {
     case approvalWindowClosed = "6bfc9492d34f45c094f3c3e1cf821195"
     case agentRegistered = "c175a550dc3a4f4baad2e83f93ea48c6"
     case agentUnregistered = "9fb40cea0e0f4f5a85e43cff8ef352de"
+    /// Who may use Admin1: at start and on reload, after the group look-up.
+    case administratorsResolved = "9b43995fef7c4c4db4bcd63b397a5dab"
     case accessoriesMigrated = "3f4aabc1046e4a2daaa62fdeac4642d1"
 
     case bluetoothChannelOpened = "500c80a1b9224eb5bb816f5068f5e44b"

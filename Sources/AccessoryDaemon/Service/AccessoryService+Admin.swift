@@ -124,16 +124,16 @@ extension AccessoryService {
     static func lookUpAdministrators(_ name: String, logger: Logger) -> AdministratorGroup {
         do {
             guard let gid = try UnixGroup.gid(named: name) else {
-                logger.notice("Group \(name) does not exist: Admin1 is for root only",
-                              metadata: ["admin.group": "\(name)"])
+                logger.log(.administratorsResolved, level: .notice, "Group \(name) does not exist: Admin1 is for root only",
+                           metadata: ["admin.group": "\(name)"])
                 return AdministratorGroup(name: name, gid: nil)
             }
-            logger.info("Admin1 is for root and members of group \(name) (gid \(gid))",
-                        metadata: ["admin.group": "\(name)", "admin.gid": "\(gid)"])
+            logger.log(.administratorsResolved, level: .info, "Admin1 is for root and members of group \(name) (gid \(gid))",
+                       metadata: ["admin.group": "\(name)", "admin.gid": "\(gid)"])
             return AdministratorGroup(name: name, gid: gid)
         } catch {
-            logger.warning("Cannot look up group \(name), so Admin1 is for root only: \(error)",
-                           metadata: ["admin.group": "\(name)", "error": "\(error)"])
+            logger.log(.administratorsResolved, level: .warning, "Cannot look up group \(name), so Admin1 is for root only: \(error)",
+                       metadata: ["admin.group": "\(name)", "error": "\(error)"])
             return AdministratorGroup(name: name, gid: nil)
         }
     }

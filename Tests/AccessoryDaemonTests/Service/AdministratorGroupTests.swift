@@ -161,7 +161,10 @@ import TestSupport
         let group = TemporaryGroup()
         let h = try ServiceHarness(manifests: [Self.app], administratorGroup: group.name)
         #expect(h.service.administrators.gid == nil)
-        #expect(h.log.entries.contains { $0.level == .notice && $0.message == "Group \(group.name) does not exist: Admin1 is for root only" })
+        #expect(h.log.entries.contains {
+            $0.level == .notice && $0.message == "Group \(group.name) does not exist: Admin1 is for root only"
+                && $0.metadata[MessageID.metadataKey] == .string(MessageID.administratorsResolved.rawValue)
+        })
         let listAsRoot = try h.accessoryctl(["accessories"])
         #expect(listAsRoot.status == 0, "\(listAsRoot.err)")
 
@@ -172,6 +175,10 @@ import TestSupport
         h.service.resolveAdministratorGroup()
         let admitted = try h.run(Self.admin("ListAccessories"), as: "nobody", primaryGroup: "nogroup", groups: [gid])
         #expect(admitted == "[]\n")
+        #expect(h.log.entries.contains {
+            $0.message == "Admin1 is for root and members of group \(group.name) (gid \(gid))"
+                && $0.metadata[MessageID.metadataKey] == .string(MessageID.administratorsResolved.rawValue)
+        })
 
         // The group is removed again: after the next reload the same gid no longer counts.
         try group.delete()
