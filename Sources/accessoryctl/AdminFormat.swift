@@ -1,3 +1,5 @@
+import AccessoryCore
+
 /// How accessoryctl shows requests, candidates and accessories. Pure: the
 /// commands print what these return.
 enum AdminFormat {
@@ -46,7 +48,7 @@ enum AdminFormat {
     }
 
     /// dBm; 127 is HCI's "not available" (as `accessoryd --monitor` shows it).
-    static func rssi(_ value: Int32) -> String { value == 127 ? "none" : String(value) }
+    static func rssi(_ value: Int32) -> String { BusRSSI.decode(value).map(String.init) ?? "none" }
 
     /// What `approve` prints: the accessory's id and its object path.
     static func approved(_ path: String) -> String {

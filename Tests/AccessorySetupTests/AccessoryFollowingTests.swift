@@ -105,6 +105,23 @@ struct AccessoryFollowingTests {
         session.invalidate()
     }
 
+    @Test func anRSSIOf127MeansNotKnown() async throws {
+        let (agent, session) = try await activated()
+        var changes = session.presenceChanges.makeAsyncIterator()
+        var advertisements = session.advertisements.makeAsyncIterator()
+
+        agent.emit("PropertiesChanged", path: Self.lampPath, interface: Self.properties, Self.changed([("RSSI", .int32(-70))]))
+        #expect(await changes.next() == AccessoryPresence(accessory: AccessoryID(0xA1), isPresent: true, rssi: -70))
+        agent.emit("PropertiesChanged", path: Self.lampPath, interface: Self.properties, Self.changed([("RSSI", .int32(127))]))
+        #expect(await changes.next() == AccessoryPresence(accessory: AccessoryID(0xA1), isPresent: true, rssi: nil))
+        #expect(session.accessories.first?.rssi == nil)
+
+        agent.emit("Advertisement", path: Self.lampPath, interface: Self.accessory) { $0.append(Int32(127)).append(bytes: [0x01]) }
+        #expect(await advertisements.next() == AccessoryAdvertisement(accessory: AccessoryID(0xA1), rssi: nil, data: [0x01]))
+        #expect(session.accessories.first?.rssi == nil)
+        session.invalidate()
+    }
+
     @Test func advertisementsComeOnTheirStreamAndUpdateTheRSSI() async throws {
         let (agent, session) = try await activated()
         var advertisements = session.advertisements.makeAsyncIterator()

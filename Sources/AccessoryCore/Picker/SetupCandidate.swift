@@ -11,13 +11,14 @@ public struct SetupCandidate: Hashable, Sendable {
     /// What the app chose to show it as (`updatePicker`), if anything.
     public var displayName: String?
     public var productImagePath: String?
-    public var rssi: Int
+    /// dBm; nil when not known (a migrated device, a radio that gave none).
+    public var rssi: Int?
     /// The advertising data heard (AD structures), for `accessoryDiscovered`.
     public var advertisingData: [UInt8]
     /// With `filterDiscoveryResults`, hidden until the app shows it.
     public var visible: Bool
 
-    public init(number: UInt32, item: Int, identity: DeviceIdentity, advertisedName: String, rssi: Int,
+    public init(number: UInt32, item: Int, identity: DeviceIdentity, advertisedName: String, rssi: Int?,
                 advertisingData: [UInt8], visible: Bool) {
         self.number = number
         self.item = item

@@ -40,7 +40,7 @@ public struct SetupRequest: Sendable {
             for (index, item) in items.enumerated() {
                 candidates.append(SetupCandidate(
                     number: UInt32(index + 1), item: index, identity: item.identity, advertisedName: item.name,
-                    rssi: 0, advertisingData: [], visible: true))
+                    rssi: nil, advertisingData: [], visible: true))
             }
         } else {
             discovering = true
@@ -72,7 +72,7 @@ public struct SetupRequest: Sendable {
     /// A device heard matching item `item`'s descriptor. Returns the new
     /// candidate, or nil when discovery is over or the device is already one.
     public mutating func offer(
-        _ identity: DeviceIdentity, item: Int, name: String, rssi: Int, advertisingData: [UInt8]
+        _ identity: DeviceIdentity, item: Int, name: String, rssi: Int?, advertisingData: [UInt8]
     ) -> SetupCandidate? {
         guard discovering, pickerItems.indices.contains(item),
             !candidates.contains(where: { $0.identity == identity })

@@ -25,7 +25,7 @@ public final class AuthorizationCenter {
     /// silent for longer than the registry allows it (3 times its learned
     /// advertising interval, within the presence bounds), so a sensor that
     /// wakes once a minute does not flap between present and absent.
-    private var lastHeard: [AccessoryID: (at: MonotonicInstant, data: [UInt8], rssi: Int, absentAfter: Duration)] = [:]
+    private var lastHeard: [AccessoryID: (at: MonotonicInstant, data: [UInt8], rssi: Int?, absentAfter: Duration)] = [:]
 
     public init(
         store: GrantStore, pipeline: DiscoveryPipeline, logger: Logger,
@@ -417,7 +417,8 @@ public final class AuthorizationCenter {
     }
 
     /// The smoothed signal strength last heard, 0 when absent.
-    public func rssi(of id: AccessoryID) -> Int { lastHeard[id]?.rssi ?? 0 }
+    /// The last strength heard, nil when not heard or heard without one.
+    public func rssi(of id: AccessoryID) -> Int? { lastHeard[id]?.rssi }
 
     // MARK: Time
 
@@ -508,7 +509,7 @@ public final class AuthorizationCenter {
             }
             // An accessory granted to any app is never offered again.
             guard holder(of: identity) == nil,
-                let candidate = request.offer(identity, item: item, name: name, rssi: tracked.rssi ?? Self.unknownRSSI,
+                let candidate = request.offer(identity, item: item, name: name, rssi: tracked.rssi,
                                               advertisingData: data)
             else { continue }
             requests[number] = request
@@ -538,14 +539,14 @@ public final class AuthorizationCenter {
         guard let grant else { return }
         let previous = lastHeard[grant.accessory]
         let absentAfter = pipeline.registry.allowedSilence(of: tracked)
-        lastHeard[grant.accessory] = (now, data, tracked.rssi ?? 0, absentAfter)
+        lastHeard[grant.accessory] = (now, data, tracked.rssi, absentAfter)
         if previous == nil || previous?.absentAfter != absentAfter {
             // Present again, or its deadline moved as its interval was learned.
             if previous == nil { notify(.presence(grant, present: true, rssi: tracked.rssi)) }
             reschedule()
         }
         if tracked.advertisement != nil, previous?.data != data {
-            notify(.advertisement(grant, rssi: tracked.rssi ?? 0, data: data))
+            notify(.advertisement(grant, rssi: tracked.rssi, data: data))
         }
     }
 
@@ -590,10 +591,6 @@ public final class AuthorizationCenter {
         case .wifi(let ssid): pipeline.registry.accessories.first { $0.network?.ssid == ssid }
         }
     }
-
-    /// HCI's "RSSI not available" (Core Spec Vol 4 Part E §7.7.65.2), for a
-    /// candidate heard without a signal strength.
-    public static let unknownRSSI = 127
 
     private func holder(of identity: DeviceIdentity) -> Grant? { store.grant(for: identity) }
 

@@ -11,7 +11,7 @@ public enum AuthorizationNotice {
     case agent(AgentEvent)
     /// A granted accessory's presence or advertisement, for its app only.
     case presence(Grant, present: Bool, rssi: Int?)
-    case advertisement(Grant, rssi: Int, data: [UInt8])
+    case advertisement(Grant, rssi: Int?, data: [UInt8])
 
     public enum SessionEvent {
         case pickerDidPresent

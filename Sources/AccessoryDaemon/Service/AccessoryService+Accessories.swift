@@ -34,7 +34,7 @@ extension AccessoryService {
             ("Descriptor", .pairs(grant.descriptor.map { DescriptorFields.fields(of: $0).map { BusVariant.Pair($0.key, $0.value) } } ?? [])),
             ("BridgingIdentifier", .string(grant.bridgingIdentifier ?? "")),
             ("Present", .bool(center.isPresent(grant.accessory))),
-            ("RSSI", .int32(Int32(clamping: center.rssi(of: grant.accessory)))),
+            ("RSSI", .int32(BusRSSI.encode(center.rssi(of: grant.accessory)))),
         ]
     }
 
@@ -99,7 +99,7 @@ extension AccessoryService {
             try? connection.emitSignal(path: BusNames.path(of: grant.accessory), interface: BusNames.properties,
                                        member: "PropertiesChanged", destination: owner) { signal in
                 var changed: [(String, BusVariant)] = [("Present", .bool(present))]
-                if let rssi { changed.append(("RSSI", .int32(Int32(clamping: rssi)))) }
+                if let rssi { changed.append(("RSSI", .int32(BusRSSI.encode(rssi)))) }
                 signal.append(BusNames.accessory).append(properties: changed).append(strings: [])
             }
         }

@@ -59,7 +59,7 @@ extension AccessoryService {
                         array.container("r", "ussssi") {
                             $0.append(candidate.number).append(names.indices.contains(candidate.item) ? names[candidate.item] : "")
                                 .append(candidate.name).append(candidate.identity.kind).append("\(candidate.identity)")
-                                .append(Int32(clamping: candidate.rssi))
+                                .append(BusRSSI.encode(candidate.rssi))
                         }
                     }
                 }
@@ -157,7 +157,7 @@ extension AccessoryService {
             send("CandidateAdded") {
                 $0.append(request.number).append(candidate.number)
                     .append(names.indices.contains(candidate.item) ? names[candidate.item] : "")
-                    .append(candidate.name).append("\(candidate.identity)").append(Int32(clamping: candidate.rssi))
+                    .append(candidate.name).append("\(candidate.identity)").append(BusRSSI.encode(candidate.rssi))
             }
         case .requestEnded(let number, let outcome):
             send("RequestEnded") { $0.append(number).append(outcome) }

@@ -133,7 +133,7 @@ public final class AccessoryService {
             for session in openSessions where session.app == grant.app && session.state == .active {
                 try? connection.emitSignal(path: BusNames.path(of: grant.accessory), interface: BusNames.accessory,
                                            member: "Advertisement", destination: session.owner) { signal in
-                    signal.append(Int32(clamping: rssi)).append(bytes: data)
+                    signal.append(BusRSSI.encode(rssi)).append(bytes: data)
                 }
             }
         }
@@ -166,11 +166,11 @@ public final class AccessoryService {
         case .accessoryDiscovered(let candidate):
             type = .accessoryDiscovered
             details = [("Candidate", "\(candidate.number)"), ("Name", candidate.name),
-                       ("Identity", "\(candidate.identity)"), ("RSSI", "\(candidate.rssi)"),
+                       ("Identity", "\(candidate.identity)"), ("RSSI", "\(BusRSSI.encode(candidate.rssi))"),
                        ("AdvertisingData", hexString(candidate.advertisingData))]
             arguments = {
                 $0.append(candidate.number).append(candidate.name).append("\(candidate.identity)")
-                    .append(Int32(clamping: candidate.rssi)).append(bytes: candidate.advertisingData)
+                    .append(BusRSSI.encode(candidate.rssi)).append(bytes: candidate.advertisingData)
             }
         }
         signal(session, type, details, arguments)

@@ -5,18 +5,18 @@ import AccessoryCore
 /// publishes its values in its advertisements, without connecting to it.
 public struct AccessoryAdvertisement: Hashable, Sendable, CustomStringConvertible {
     public var accessory: AccessoryID
-    /// The signal strength (dBm) it was heard with, as the agent reports it.
-    public var rssi: Int
+    /// The signal strength (dBm) it was heard with; nil when the radio gave none.
+    public var rssi: Int?
     /// AD structures, advertisement and scan response merged.
     public var data: [UInt8]
 
-    public init(accessory: AccessoryID, rssi: Int, data: [UInt8]) {
+    public init(accessory: AccessoryID, rssi: Int?, data: [UInt8]) {
         self.accessory = accessory
         self.rssi = rssi
         self.data = data
     }
 
     public var description: String {
-        "\(accessory) rssi=\(rssi) data=\(hexString(data))"
+        "\(accessory) rssi=\(rssi.map(String.init) ?? "none") data=\(hexString(data))"
     }
 }

@@ -29,7 +29,7 @@ public struct AccessoryEvent: Hashable, Sendable, CustomStringConvertible {
         var text = eventType.rawValue
         if let accessory { text += " \(accessory.id) \"\(accessory.displayName)\" \(accessory.state)" }
         if let found = discoveredAccessory {
-            text += " candidate=\(found.candidate) \"\(found.name)\" \(found.identity) rssi=\(found.rssi)"
+            text += " candidate=\(found.candidate) \"\(found.name)\" \(found.identity) rssi=\(found.rssi.map(String.init) ?? "none")"
         }
         if let error { text += " error=\(error)" }
         return text

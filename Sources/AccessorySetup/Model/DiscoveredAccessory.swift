@@ -8,12 +8,13 @@ public struct DiscoveredAccessory: Hashable, Sendable {
     public var name: String
     /// Its Bluetooth address (`AA:BB:CC:DD:EE:FF/random`) or its SSID.
     public var identity: String
-    public var rssi: Int
+    /// dBm; nil when the radio gave none.
+    public var rssi: Int?
     /// The advertising data heard (AD structures, advertisement and scan
     /// response merged); empty for a Wi-Fi candidate.
     public var advertisement: [UInt8]
 
-    public init(candidate: UInt32, name: String, identity: String, rssi: Int, advertisement: [UInt8]) {
+    public init(candidate: UInt32, name: String, identity: String, rssi: Int?, advertisement: [UInt8]) {
         self.candidate = candidate
         self.name = name
         self.identity = identity

@@ -60,8 +60,8 @@ enum AccessoryProperties {
             return Accessory(
                 id: id, displayName: displayName, state: state, bluetoothIdentifier: bluetooth, ssid: ssid,
                 descriptor: descriptor, bridgingIdentifier: bridgingIdentifier.isEmpty ? nil : bridgingIdentifier,
-                // The agent says 0 for an accessory it does not hear: no strength at all.
-                isPresent: present, rssi: present == false ? nil : rssi.map(Int.init))
+                // Not heard, or heard without a strength (127 on the bus): none.
+                isPresent: present, rssi: present == false ? nil : rssi.flatMap(BusRSSI.decode))
         }
     }
 

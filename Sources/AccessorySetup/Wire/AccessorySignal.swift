@@ -41,13 +41,16 @@ enum AccessorySignal: Hashable, Sendable {
         case (BusNames.properties, "PropertiesChanged"):
             guard try message.readString() == BusNames.accessory else { return nil }
             let values = try AccessoryProperties.read(message)
-            let invalidated = Set(try message.readStrings()).intersection(["Present", "RSSI"])
+            var invalidated = Set(try message.readStrings()).intersection(["Present", "RSSI"])
             guard values.present != nil || values.rssi != nil || !invalidated.isEmpty else { return nil }
-            return .presence(id, PresenceUpdate(present: values.present, rssi: values.rssi.map(Int.init), invalidated: invalidated))
+            let rssi = values.rssi.flatMap(BusRSSI.decode)
+            // An RSSI sent as "not known" clears the strength held, as an invalidated one does.
+            if values.rssi != nil, rssi == nil { invalidated.insert("RSSI") }
+            return .presence(id, PresenceUpdate(present: values.present, rssi: rssi, invalidated: invalidated))
         case (BusNames.accessory, "Advertisement"):
             let rssi = try message.readInt32()
             let data = try message.readBytes()
-            return .advertisement(AccessoryAdvertisement(accessory: id, rssi: Int(rssi), data: data))
+            return .advertisement(AccessoryAdvertisement(accessory: id, rssi: BusRSSI.decode(rssi), data: data))
         default:
             return nil
         }

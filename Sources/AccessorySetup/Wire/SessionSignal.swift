@@ -32,7 +32,7 @@ enum SessionSignal: Hashable, Sendable {
             let rssi = try message.readInt32()
             let advertisement = try message.readBytes()
             return .accessoryDiscovered(DiscoveredAccessory(
-                candidate: candidate, name: name, identity: identity, rssi: Int(rssi), advertisement: advertisement))
+                candidate: candidate, name: name, identity: identity, rssi: BusRSSI.decode(rssi), advertisement: advertisement))
         case "AccessoryAdded": return .accessoryAdded(try message.readObjectPath())
         case "AccessoryChanged": return .accessoryChanged(try message.readObjectPath())
         case "AccessoryRemoved": return .accessoryRemoved(try message.readObjectPath())

@@ -211,8 +211,15 @@ import TestSupport
             }
             let listed = try h.accessoryctl(["requests"])
             #expect(listed.out.contains("Old camera"), "round \(round)")
+            // Known, not heard: no signal strength, rather than a 0 dBm that looks real.
+            let cameraLine = listed.out.split(separator: "\n").first { $0.contains("Old camera") && $0.contains(" wifi ") }
+            #expect(cameraLine?.hasSuffix(" none") == true, "\(listed.out)")
             #expect(try h.accessoryctl(["approve", "\(number)", "0"]).status == 0)
-            let lines = h.finish(app).split(separator: "\n").map(String.init).filter { !$0.hasPrefix("signal InterfacesAdded") }
+            let all = h.finish(app).split(separator: "\n").map(String.init)
+            let interfacesAdded = all.filter { $0.hasPrefix("signal InterfacesAdded") }
+            #expect(interfacesAdded.count == (round == 1 ? 2 : 0), "round \(round)")
+            #expect(interfacesAdded.allSatisfy { $0.hasSuffix("Present=false,RSSI=127}}") }, "\(interfacesAdded)")
+            let lines = all.filter { !$0.hasPrefix("signal InterfacesAdded") }
             let added = lines.filter { $0.hasPrefix("signal AccessoryAdded") }.count
             #expect(added == (round == 1 ? 2 : 0), "round \(round)")
             #expect(Array(lines.suffix(2)) == ["signal MigrationComplete", "signal PickerDidDismiss  "])
