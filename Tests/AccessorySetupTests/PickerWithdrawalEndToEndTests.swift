@@ -13,50 +13,39 @@ struct PickerWithdrawalEndToEndTests {
 
     init() throws { bus = try PrivateBus() }
 
-    static let item = PickerDisplayItem(name: "Porch lamp", descriptor: AccessorySessionTests.lampDescriptor)
     static let withdrawn = AccessorySetupError(.userCancelled, reason: .message("withdrawn by the app"))
     static let nothingPending = "a(ussasu) 0\n"
 
-    func next(_ events: inout AsyncStream<AccessoryEvent>.Iterator) async throws -> AccessoryEvent {
-        try #require(await events.next())
-    }
-
     @Test func cancellingTheTaskAwaitingShowPickerWithdrawsTheRequest() async throws {
         let accessoryd = try await RealAccessoryd(bus: bus)
-        let session = AccessorySession(busAddress: bus.address)
-        var events = session.events.makeAsyncIterator()
-        try await session.activate()
-        let picker = Task { try await session.showPicker(for: [Self.item]) }
-        #expect(try await next(&events).eventType == .activated)
-        #expect(try await next(&events).eventType == .pickerDidPresent)
+        var app = try await PickerUnderWay(busAddress: bus.address)
+        let picker = try await app.showAndWaitUntilPresented()
         #expect(try accessoryd.listedRequests() == "a(ussasu) 1 1 \"acme-lights\" \"picker\" 1 \"Porch lamp\" 0\n")
 
         picker.cancel()
 
         await #expect(throws: AccessorySetupError.pickerTaskCancelled) { try await picker.value }
         // accessoryd's answer to the withdrawal; by then the administrator has nothing to decide.
-        #expect(try await next(&events) == AccessoryEvent(.pickerDidDismiss, error: Self.withdrawn))
+        #expect(try await app.next() == AccessoryEvent(.pickerDidDismiss, error: Self.withdrawn))
         #expect(try accessoryd.listedRequests() == Self.nothingPending)
         #expect(try await !accessoryd.grantsAnything())
-        session.invalidate()
+        app.session.invalidate()
     }
 
     @Test func dismissPickerEndsTheWaitingShowPicker() async throws {
         let accessoryd = try await RealAccessoryd(bus: bus)
-        let session = AccessorySession(busAddress: bus.address)
-        var events = session.events.makeAsyncIterator()
-        try await session.activate()
-        #expect(try await next(&events).eventType == .activated)
+        var app = try await PickerUnderWay(busAddress: bus.address)
+        #expect(try await app.next().eventType == .activated)
         await #expect(throws: AccessorySetupError(.invalidRequest, reason: .message("no picker is open"))) {
-            try await session.dismissPicker()
+            try await app.session.dismissPicker()
         }
-        let picker = Task { try await session.showPicker(for: [Self.item]) }
-        #expect(try await next(&events).eventType == .pickerDidPresent)
+        let picker = app.show()
+        #expect(try await app.next().eventType == .pickerDidPresent)
 
-        try await session.dismissPicker()
+        try await app.session.dismissPicker()
 
         await #expect(throws: Self.withdrawn) { try await picker.value }
         #expect(try accessoryd.listedRequests() == Self.nothingPending)
-        session.invalidate()
+        app.session.invalidate()
     }
 }
