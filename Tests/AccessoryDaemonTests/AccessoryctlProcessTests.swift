@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// accessoryctl's offline checks, run as the administrator runs them.
 @Suite struct AccessoryctlProcessTests {
@@ -8,9 +9,11 @@ import Testing
             .appendingPathComponent("accessoryctl").path
     }
 
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("accessoryctl-\(UUID())").path
+    let scratch: ScratchDirectory
+    var directory: String { scratch.path }
 
     init() throws {
+        scratch = try ScratchDirectory("accessoryctl")
         for sub in ["vendor", "admin"] {
             try FileManager.default.createDirectory(atPath: directory + "/" + sub, withIntermediateDirectories: true)
         }

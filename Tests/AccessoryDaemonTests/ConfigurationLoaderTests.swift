@@ -1,13 +1,15 @@
 import AccessoryCore
 import Foundation
 import Testing
+import TestSupport
 @testable import AccessoryDaemon
 
 @Suite struct ConfigurationLoaderTests {
-    let directory: String
+    let scratch: ScratchDirectory
+    var directory: String { scratch.path }
 
     init() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("accessoryd-\(UUID())").path
+        scratch = try ScratchDirectory("accessoryd")
         try FileManager.default.createDirectory(atPath: directory + "/conf.d", withIntermediateDirectories: true)
     }
 

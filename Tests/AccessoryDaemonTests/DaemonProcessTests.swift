@@ -2,6 +2,7 @@ import AccessorySystem
 import Foundation
 import Glibc
 import Testing
+import TestSupport
 
 /// Runs the real accessoryd binary as systemd would: a notify socket to
 /// receive READY/STATUS/WATCHDOG/STOPPING, signals for reload and stop.
@@ -13,10 +14,12 @@ import Testing
         return URL(fileURLWithPath: me).deletingLastPathComponent().appendingPathComponent("accessoryd").path
     }
 
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("accessoryd-\(UUID())").path
+    /// The configuration and the notify socket; each test stops its daemon before it goes.
+    let scratch: ScratchDirectory
+    var directory: String { scratch.path }
 
     init() throws {
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        scratch = try ScratchDirectory("accessoryd")
     }
 
     func start(config: String, environment extra: [String: String] = [:]) throws -> (Process, NotifySocket, Pipe) {

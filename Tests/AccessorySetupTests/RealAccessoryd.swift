@@ -19,7 +19,8 @@ final class RealAccessoryd {
     private let bus: PrivateBus
     private let thread: BusThread
     private let held = Held()
-    private let directory = FileManager.default.temporaryDirectory.appendingPathComponent("real-accessoryd-\(UUID())").path
+    /// The grant store and manifests; removed after the service is stopped.
+    private let scratch: ScratchDirectory
 
     /// The service, made and used on the thread only.
     private final class Held: @unchecked Sendable {
@@ -28,9 +29,10 @@ final class RealAccessoryd {
 
     init(bus: PrivateBus) async throws {
         self.bus = bus
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        scratch = try ScratchDirectory("real-accessoryd")
         thread = try BusThread()
         let address = bus.address
+        let directory = scratch.path
         try await thread.perform { [held, directory] context throws(AccessorySetupError) in
             do {
                 let connection = try BusConnection(address: address, loop: context.loop)
@@ -56,7 +58,7 @@ final class RealAccessoryd {
             held.service = nil
         }
         thread.stop()
-        try? FileManager.default.removeItem(atPath: directory)
+        // Then `scratch` goes.
     }
 
     /// What the administrator sees: `Admin1.ListRequests` through busctl, as root.

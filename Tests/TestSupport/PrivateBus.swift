@@ -17,12 +17,12 @@ public final class PrivateBus {
 
     public let address: String
     private let daemon: Process
-    private let directory: String
+    /// The socket and configuration; removed after the daemon is killed.
+    private let scratch: ScratchDirectory
 
     public init(policy: Policy = .permissive) throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("bus-\(UUID())").path
-        try FileManager.default.createDirectory(
-            atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
+        scratch = try ScratchDirectory("bus")
+        let directory = scratch.path
         // Replies, signals and receiving are allowed on both; what differs is
         // who may own names and send method calls.
         let common = """
@@ -90,7 +90,7 @@ public final class PrivateBus {
         // dbus-daemon ignores SIGTERM here; it holds nothing worth a clean exit.
         kill(daemon.processIdentifier, SIGKILL)
         daemon.waitUntilExit()
-        try? FileManager.default.removeItem(atPath: directory)
+        // Then `scratch` goes, with the socket and the configuration.
     }
 
     /// Starts `busctl --address=… ARGS` (as `user` when given) in the

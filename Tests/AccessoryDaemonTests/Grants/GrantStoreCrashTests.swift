@@ -9,11 +9,14 @@ import TestSupport
 /// approves them, killed with SIGKILL at a random moment, again and again:
 /// every grant whose approval was acknowledged is there after the restart.
 @Suite(.serialized) struct GrantStoreCrashTests {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("crash-\(UUID())").path
+    /// The daemon's state, configuration and sockets; each test stops its daemons before it goes.
+    let scratch: ScratchDirectory
+    var directory: String { scratch.path }
     var state: String { directory + "/state" }
     var acknowledged: String { directory + "/acknowledged" }
 
     init() throws {
+        scratch = try ScratchDirectory("crash")
         for sub in ["state", "apps"] {
             try FileManager.default.createDirectory(atPath: directory + "/" + sub, withIntermediateDirectories: true)
         }

@@ -2,13 +2,15 @@ import AccessoryCodecs
 import AccessoryCore
 import Foundation
 import Testing
+import TestSupport
 @testable import AccessoryDaemon
 
 @Suite struct GrantStoreTests {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("grants-\(UUID())").path
+    let scratch: ScratchDirectory
+    var directory: String { scratch.path }
 
     init() throws {
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        scratch = try ScratchDirectory("grants")
     }
 
     let grant = Grant(accessory: AccessoryID(7), app: "acme", displayName: "Porch", state: .authorized,

@@ -18,7 +18,9 @@ final class ServiceHarness {
     let service: AccessoryService
     let pipeline: DiscoveryPipeline
     let clock = ManualClock()
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("service-\(UUID())").path
+    /// The grant store, manifests and client scripts; removed when the harness goes.
+    let scratch: ScratchDirectory
+    var directory: String { scratch.path }
     var catalog = AppManifestCatalog()
     var store: GrantStore
     /// What the service logged.
@@ -26,24 +28,21 @@ final class ServiceHarness {
 
     init(manifests: [AppManifest], grants: [Grant] = [],
          administratorGroup: String = AdministratorGroup.defaultName) throws {
-        try FileManager.default.createDirectory(
-            atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
+        scratch = try ScratchDirectory("service")
         bus = try PrivateBus()
         loop = try EventLoop()
         connection = try BusConnection(address: bus.address, loop: loop)
         try connection.requestName(BusNames.service)
         for manifest in manifests { catalog.manifests[manifest.app] = manifest }
-        store = GrantStore(directory: directory)
+        store = GrantStore(directory: scratch.path)
         for grant in grants { try store.save(grant) }
         pipeline = DiscoveryPipeline(clock: clock)
         let catalog = self.catalog
         service = try AccessoryService(connection: connection, logger: log.logger,
-                                       apps: { catalog }, manifestDirectories: directory + "/apps.d",
+                                       apps: { catalog }, manifestDirectories: scratch.path("apps.d"),
                                        administratorGroup: administratorGroup,
                                        store: store, pipeline: pipeline, loop: loop)
     }
-
-    deinit { try? FileManager.default.removeItem(atPath: directory) }
 
     /// The Python prelude every client shares: `call`, `on_signals`, `run`.
     static let prelude = """

@@ -56,8 +56,8 @@ extension ShippedBusPolicyTests {
     @Test func accessorydReachesAMembersPickerAgent() throws {
         let setup = try ShippedPolicySetup()
         let (gid, bus, loop, connection) = (setup.gid, setup.bus, setup.loop, setup.connection)
-        let script = FileManager.default.temporaryDirectory.appendingPathComponent("agent-\(UUID()).py").path
-        defer { try? FileManager.default.removeItem(atPath: script) }
+        let scratch = try ScratchDirectory("agent")
+        let script = scratch.path("agent.py")
         try """
             import dbus, dbus.service, sys
             from dbus.mainloop.glib import DBusGMainLoop

@@ -4,6 +4,7 @@ import AccessorySystem
 import Foundation
 import Glibc
 import Testing
+import TestSupport
 
 @testable import AccessoryDaemon
 
@@ -82,7 +83,8 @@ struct HotspotJoinRecordTests {
 struct HotspotJoinerRefusalTests {
     @Test("an interface NetworkManager manages is refused, by name, before wpa_supplicant is asked")
     func networkManager() throws {
-        let base = FileManager.default.temporaryDirectory.appendingPathComponent("join-\(UUID().uuidString.prefix(8))").path
+        let scratch = try ScratchDirectory("join")
+        let base = scratch.path
         let devices = "\(base)/devices"
         try FileManager.default.createDirectory(atPath: devices, withIntermediateDirectories: true)
         try "[device]\nmanaged=true\n".write(toFile: "\(devices)/\(if_nametoindex("lo"))", atomically: true, encoding: .utf8)
@@ -100,11 +102,11 @@ struct HotspotJoinerRefusalTests {
 
     @Test("no wpa_supplicant on the interface: refused, nothing recorded")
     func noSupplicant() throws {
-        let base = FileManager.default.temporaryDirectory.appendingPathComponent("join-\(UUID().uuidString.prefix(8))").path
+        let scratch = try ScratchDirectory("join")
+        let base = scratch.path
         let settings = HotspotJoinSettings(
             controlDirectory: "\(base)/no-wpa", runtimeDirectory: "\(base)/run", stateDirectory: "\(base)/state",
             networkManagerDirectory: "\(base)/no-nm")
-        try FileManager.default.createDirectory(atPath: base, withIntermediateDirectories: true)
         let joiner = HotspotJoiner(loop: try EventLoop(), settings: settings)
         #expect(throws: HotspotJoinError.self) {
             try joiner.join(ssid: SSID("Lamp")!, credential: .open, interface: "lo") { _ in }

@@ -3,6 +3,7 @@ import AccessorySystem
 import Foundation
 import Glibc
 import Testing
+import TestSupport
 
 /// DHCPClientProcess with a stand-in for udhcpc: a script that announces a
 /// lease the way accessoryd's udhcpc script does, and on SIGTERM writes a marker
@@ -42,8 +43,8 @@ struct DHCPClientProcessTests {
 
     @Test("the lease reaches the loop, and SIGTERM reaches the client even from a daemon that blocks it")
     func leaseAndRelease() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("dhcp-\(UUID().uuidString.prefix(8))").path
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let scratch = try ScratchDirectory("dhcp")
+        let directory = scratch.path
         let loop = try EventLoop()
         let client = DHCPClientProcess(interface: "wlan9", runtimeDirectory: directory, program: try fakeClient(in: directory))
 
@@ -72,8 +73,8 @@ struct DHCPClientProcessTests {
 
     @Test("a client that gives up is reported with its exit status")
     func exitWithoutLease() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("dhcp-\(UUID().uuidString.prefix(8))").path
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let scratch = try ScratchDirectory("dhcp")
+        let directory = scratch.path
         let program = "\(directory)/gives-up"
         try "#!/bin/sh\nexit 1\n".write(toFile: program, atomically: true, encoding: .utf8)
         chmod(program, 0o755)

@@ -2,15 +2,20 @@ import AccessorySystem
 import Foundation
 import Glibc
 import Testing
+import TestSupport
 
 @Suite("NetworkManager device state")
 struct NetworkManagerDeviceStateTests {
+    let scratch: ScratchDirectory
+
+    init() throws {
+        scratch = try ScratchDirectory("nm")
+    }
+
     /// A run-state directory like /run/NetworkManager/devices with one file for `lo`.
     private func directory(loFile: String?) throws -> String {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("nm-\(UUID().uuidString.prefix(8))").path
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        if let loFile { try loFile.write(toFile: "\(path)/\(if_nametoindex("lo"))", atomically: true, encoding: .utf8) }
-        return path
+        if let loFile { try loFile.write(toFile: scratch.path("\(if_nametoindex("lo"))"), atomically: true, encoding: .utf8) }
+        return scratch.path
     }
 
     @Test("managed=true in the [device] group of the interface's ifindex file means managed")

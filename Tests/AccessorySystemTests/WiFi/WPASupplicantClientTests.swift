@@ -4,6 +4,7 @@ import AccessorySystem
 import Foundation
 import Glibc
 import Testing
+import TestSupport
 
 /// A stand-in for wpa_supplicant's control socket: answers each request with the
 /// next canned reply, to the address it came from, as wpa_supplicant does.
@@ -60,15 +61,16 @@ private final class FakeControlSocket: @unchecked Sendable {
 
 @Suite("wpa_supplicant control client", .serialized)
 struct WPASupplicantClientTests {
-    private func directory() throws -> String {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("wpa-client-\(UUID().uuidString.prefix(8))").path
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        return path
+    /// The control and runtime directory: the fake server's socket and the client's.
+    let scratch: ScratchDirectory
+
+    init() throws {
+        scratch = try ScratchDirectory("wpa-client")
     }
 
     @Test("requests go from a socket bound in the runtime directory and get their replies")
     func requestReply() throws {
-        let dir = try directory()
+        let dir = scratch.path
         let server = try FakeControlSocket(path: "\(dir)/wlan9")
         let thread = server.serve([Array("0\n".utf8), Array("OK\n".utf8), Array("FAIL\n".utf8)])
         let client = try WPASupplicantClient(interface: "wlan9", controlDirectory: dir, runtimeDirectory: dir)
@@ -86,7 +88,7 @@ struct WPASupplicantClientTests {
 
     @Test("no reply within the timeout is a named error, and the next request still works")
     func timeout() throws {
-        let dir = try directory()
+        let dir = scratch.path
         let server = try FakeControlSocket(path: "\(dir)/wlan9")
         let thread = server.serve([nil, Array("PONG\n".utf8)])
         let client = try WPASupplicantClient(interface: "wlan9", controlDirectory: dir, runtimeDirectory: dir,
@@ -98,7 +100,7 @@ struct WPASupplicantClientTests {
 
     @Test("no wpa_supplicant: a system error naming connect")
     func noSupplicant() throws {
-        let dir = try directory()
+        let dir = scratch.path
         #expect(throws: SystemError.self) {
             _ = try WPASupplicantClient(interface: "wlan9", controlDirectory: dir, runtimeDirectory: dir)
         }
