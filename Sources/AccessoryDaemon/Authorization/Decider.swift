@@ -1,10 +1,12 @@
 import AccessoryCore
+import AccessorySystem
 
 /// Who made a decision, as the journal records it (`DECIDED_BY=`).
 public enum Decider: Hashable, Sendable, CustomStringConvertible {
     /// Through `Admin1` (accessoryctl, busctl): root or a member of the
-    /// administrator group, by uid and, where the uid has one, user name.
-    case administrator(uid: UInt32, user: String?)
+    /// administrator group, by uid; described with the uid's user name, looked
+    /// up only when a decision is recorded, not on every Admin1 call.
+    case administrator(uid: UInt32)
     /// A registered picker agent, by its unique bus name.
     case agent(String)
     /// An open approval window.
@@ -14,8 +16,8 @@ public enum Decider: Hashable, Sendable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .administrator(let uid, let user?): "administrator \(user) (uid \(uid))"
-        case .administrator(let uid, nil): "administrator (uid \(uid))"
+        case .administrator(let uid):
+            UnixUser.name(of: uid).map { "administrator \($0) (uid \(uid))" } ?? "administrator (uid \(uid))"
         case .agent(let name): "agent \(name)"
         case .policy: "policy (approval window)"
         case .app(let app): "app \(app)"
