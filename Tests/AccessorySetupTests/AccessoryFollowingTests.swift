@@ -164,30 +164,17 @@ struct AccessoryFollowingTests {
         let (agent, session) = try await activated()
         var advertisements = session.advertisements.makeAsyncIterator()
         var changes = session.presenceChanges.makeAsyncIterator()
-        let impostor = try BusThread()
         let client = try #require(agent.clientName)
-        let address = bus.address
         let lampPath = Self.lampPath
         let forgedPresence = Self.changed([("Present", .bool(false))])
-        try await impostor.perform { context throws(AccessorySetupError) in
-            do {
-                let connection = try BusConnection(address: address, loop: context.loop)
-                context.connection = connection
-                try connection.emitSignal(
-                    path: lampPath, interface: "org.accessoryagent.Accessory1", member: "Advertisement",
-                    destination: client) { $0.append(Int32(-1)).append(bytes: [0xFF]) }
-                try connection.emitSignal(
-                    path: lampPath, interface: "org.freedesktop.DBus.Properties", member: "PropertiesChanged",
-                    destination: client, forgedPresence)
-                // Once the bus has answered this, the forged signals are on their way.
-                _ = try connection.call(
-                    destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
-                    interface: "org.freedesktop.DBus", member: "GetId")
-            } catch {
-                throw AccessorySetupError(.unknown, reason: .message("\(error)"))
-            }
+        try await Impostor.send(on: bus.address) { connection in
+            try connection.emitSignal(
+                path: lampPath, interface: "org.accessoryagent.Accessory1", member: "Advertisement",
+                destination: client) { $0.append(Int32(-1)).append(bytes: [0xFF]) }
+            try connection.emitSignal(
+                path: lampPath, interface: "org.freedesktop.DBus.Properties", member: "PropertiesChanged",
+                destination: client, forgedPresence)
         }
-        impostor.stop()
 
         agent.emit("Advertisement", path: Self.lampPath, interface: Self.accessory) { $0.append(Int32(-50)).append(bytes: [0x01]) }
         agent.emit("PropertiesChanged", path: Self.lampPath, interface: Self.properties, Self.changed([("RSSI", .int32(-55))]))

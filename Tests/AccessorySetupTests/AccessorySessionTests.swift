@@ -327,26 +327,12 @@ struct AccessorySessionTests {
         try await session.activate()
         #expect(try await next(&events).eventType == .activated)
         // Another connection on the bus sends the session's client a forged dismissal.
-        let impostor = try BusThread()
         let client = try #require(agent.clientName)
-        let address = bus.address
-        try await impostor.perform { context throws(AccessorySetupError) in
-            do {
-                let connection = try BusConnection(address: address, loop: context.loop)
-                context.connection = connection
-                try connection.emitSignal(
-                    path: FakeAgent.sessionPath, interface: "org.accessoryagent.Session1", member: "PickerDidDismiss",
-                    destination: client) { $0.append("userCancelled").append("forged") }
-                // The bus handles a connection's messages in order: once it has
-                // answered this, the forged signal is on its way to the client.
-                _ = try connection.call(
-                    destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
-                    interface: "org.freedesktop.DBus", member: "GetId")
-            } catch {
-                throw AccessorySetupError(.unknown, reason: .message("\(error)"))
-            }
+        try await Impostor.send(on: bus.address) { connection in
+            try connection.emitSignal(
+                path: FakeAgent.sessionPath, interface: "org.accessoryagent.Session1", member: "PickerDidDismiss",
+                destination: client) { $0.append("userCancelled").append("forged") }
         }
-        impostor.stop()
         // The agent's own signal, sent after the forged one, is the next event.
         agent.emit("MigrationComplete")
         #expect(try await next(&events) == AccessoryEvent(.migrationComplete))

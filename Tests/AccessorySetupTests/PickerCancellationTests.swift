@@ -16,6 +16,17 @@ struct PickerCancellationTests {
     static let denied = AccessorySetupError(.userCancelled, reason: .message("denied by accessoryctl (uid 0)"))
     static let withdrawn = AccessorySetupError(.userCancelled, reason: .message(FakeAgent.withdrawn))
 
+    /// The abandoned picker's dismissal (it had timed out) reaches the session
+    /// while the next picker is shown; that one still gets its own outcome.
+    func expectTheNextPickerGetsItsOwnOutcome(_ app: inout PickerUnderWay, _ agent: FakeAgent) async throws {
+        let second = app.show()
+        #expect(try await app.next() == AccessoryEvent(.pickerDidDismiss, error: AccessorySetupError(.discoveryTimeout)))
+        #expect(try await app.next().eventType == .pickerDidPresent)
+        agent.emit("PickerDidDismiss") { $0.append("userCancelled").append("denied by accessoryctl (uid 0)") }
+        await #expect(throws: Self.denied) { try await second.value }
+        #expect(agent.calls.map { $0.prefix { $0 != " " } } == ["Activate", "ShowPicker", "DismissPicker", "ShowPicker"])
+    }
+
     @Test func cancellingAnOpenPickersTaskReturnsAtOnceAndWithdrawsThePicker() async throws {
         let agent = try await FakeAgent(
             address: bus.address,
@@ -60,13 +71,7 @@ struct PickerCancellationTests {
 
         // The first picker timed out just as the app withdrew it (the withdrawal
         // finds none): its dismissal reaches the session while the second is being shown.
-        let second = app.show()
-        #expect(try await app.next() == AccessoryEvent(.pickerDidDismiss, error: AccessorySetupError(.discoveryTimeout)))
-        #expect(try await app.next().eventType == .pickerDidPresent)
-        agent.emit("PickerDidDismiss") { $0.append("userCancelled").append("denied by accessoryctl (uid 0)") }
-
-        await #expect(throws: Self.denied) { try await second.value }
-        #expect(agent.calls.map { $0.prefix { $0 != " " } } == ["Activate", "ShowPicker", "DismissPicker", "ShowPicker"])
+        try await expectTheNextPickerGetsItsOwnOutcome(&app, agent)
         app.session.invalidate()
     }
 
@@ -88,12 +93,7 @@ struct PickerCancellationTests {
         // The agent took the picker after all, so the session withdraws it once
         // the reply is in (here it had timed out meanwhile): its dismissal is not the next one's.
         agent.releaseHeldReply()
-        let second = app.show()
-        #expect(try await app.next() == AccessoryEvent(.pickerDidDismiss, error: AccessorySetupError(.discoveryTimeout)))
-        #expect(try await app.next().eventType == .pickerDidPresent)
-        agent.emit("PickerDidDismiss") { $0.append("userCancelled").append("denied by accessoryctl (uid 0)") }
-        await #expect(throws: Self.denied) { try await second.value }
-        #expect(agent.calls.map { $0.prefix { $0 != " " } } == ["Activate", "ShowPicker", "DismissPicker", "ShowPicker"])
+        try await expectTheNextPickerGetsItsOwnOutcome(&app, agent)
         app.session.invalidate()
     }
 
