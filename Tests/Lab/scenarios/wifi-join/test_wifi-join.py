@@ -223,6 +223,20 @@ class WiFiJoinTests(LabTestCase):
                 join.leave()
                 self.assert_back_on_uplink()
 
+    def start_daemon_for_apps(self, config_name, apps, *options):
+        """accessoryd serving `apps` ((name, user) pairs, each allowed Lamp-* hotspots),
+        joining on wlan0 through the lab's wpa_supplicant; returned once ready."""
+        lab = self.lab
+        manifests = lab.write_app_manifests({
+            name: f"[App]\nName={name}\nUser={user}\nSupports=Wi-Fi\n\n[Wi-Fi]\nSSIDPrefixes=Lamp-\n"
+            for name, user in apps})
+        config = lab.write_file(config_name, "[Wi-Fi]\nScanInterval=2\nFrequencies=2437\nJoinInterface=wlan0\n"
+                                f"WPASupplicantDirectory={WPA_CONTROL_DIR}\n")
+        daemon = lab.start_daemon([lab.binary("accessoryd"), "--config", config, "--apps", manifests,
+                                   "--log-target=journal", *options], env=self.env)
+        daemon.wait_ready(timeout=90)
+        return daemon
+
     def test_f_sigkill_during_join_then_restart_restores(self):
         join = self.start_join(PASSPHRASE, ssid="Lamp-Setup")
         line, _ = join.result()
@@ -251,14 +265,7 @@ class WiFiJoinTests(LabTestCase):
         the lamp with a picker, the administrator approves, the app asks accessoryd to join
         (D-Bus JoinHotspot), fetches the lamp's page over TCP, and leaves."""
         lab = self.lab
-        apps = lab.write_app_manifests({
-            name: f"[App]\nName={name}\nUser={user}\nSupports=Wi-Fi\n\n[Wi-Fi]\nSSIDPrefixes=Lamp-\n"
-            for name, user in (("lamp-app", "nobody"), ("other-app", "daemon"))})
-        config = lab.write_file("apps.conf", "[Wi-Fi]\nScanInterval=2\nFrequencies=2437\nJoinInterface=wlan0\n"
-                                f"WPASupplicantDirectory={WPA_CONTROL_DIR}\n")
-        daemon = lab.start_daemon([lab.binary("accessoryd"), "--config", config, "--apps", apps,
-                                   "--log-target=journal"], env=self.env)
-        daemon.wait_ready(timeout=90)
+        daemon = self.start_daemon_for_apps("apps.conf", [("lamp-app", "nobody"), ("other-app", "daemon")])
         as_nobody = ["setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups"]
         url = f"http://{ACCESSORY_ADDRESS}:{SERVICE_PORT}/lamp.txt"
 
@@ -318,13 +325,7 @@ class WiFiJoinTests(LabTestCase):
         the gateway off its uplink. Uses the lamp
         app's grant from test_g, which the state directory keeps across restarts."""
         lab = self.lab
-        apps = lab.write_app_manifests({
-            "lamp-app": "[App]\nName=lamp-app\nUser=nobody\nSupports=Wi-Fi\n\n[Wi-Fi]\nSSIDPrefixes=Lamp-\n"})
-        config = lab.write_file("leave.conf", "[Wi-Fi]\nScanInterval=2\nFrequencies=2437\nJoinInterface=wlan0\n"
-                                f"WPASupplicantDirectory={WPA_CONTROL_DIR}\n")
-        daemon = lab.start_daemon([lab.binary("accessoryd"), "--config", config, "--apps", apps,
-                                   "--log-target=journal", "--log-level=debug"], env=self.env)
-        daemon.wait_ready(timeout=90)
+        daemon = self.start_daemon_for_apps("leave.conf", [("lamp-app", "nobody")], "--log-level=debug")
         listing = lab.accessoryctl("accessories")
         found = re.search(r"^([0-9a-f]{16})\s+lamp-app", listing, re.M)
         self.assertIsNotNone(found, "test_g left the lamp app's grant: " + listing)
@@ -410,13 +411,7 @@ class WiFiJoinTests(LabTestCase):
         network-not-found within the joiner's bound, and wlan0 is back on its uplink.
         The app gets the accessory by migration, as for one the gateway knew before."""
         lab = self.lab
-        apps = lab.write_app_manifests({
-            "lamp-app": "[App]\nName=lamp-app\nUser=nobody\nSupports=Wi-Fi\n\n[Wi-Fi]\nSSIDPrefixes=Lamp-\n"})
-        config = lab.write_file("ghost.conf", "[Wi-Fi]\nScanInterval=2\nFrequencies=2437\nJoinInterface=wlan0\n"
-                                f"WPASupplicantDirectory={WPA_CONTROL_DIR}\n")
-        daemon = lab.start_daemon([lab.binary("accessoryd"), "--config", config, "--apps", apps,
-                                   "--log-target=journal"], env=self.env)
-        daemon.wait_ready(timeout=90)
+        daemon = self.start_daemon_for_apps("ghost.conf", [("lamp-app", "nobody")])
         script = lab.write_file("ghost.py", MIGRATE_AND_JOIN_SCRIPT)
         lab.log("$ (as nobody) python3 ghost.py Lamp-Ghost")
         app = subprocess.Popen(["setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups",
