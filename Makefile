@@ -17,7 +17,7 @@ DEB_PACKAGES := debhelper fakeroot lintian
 LAB_PACKAGES := qemu-system-x86 linux-image-amd64 kmod busybox-static udhcpc systemd udev \
                 bluez bluez-test-tools hostapd wpasupplicant iw iproute2 dnsmasq tcpdump python3 wireless-regdb
 
-.PHONY: all build test unit-test lab-test demo bench deb lint-deb deps build-deps lab-deps clean
+.PHONY: all build test unit-test lab-test demo bench deb deb-reproducible lint-deb deps build-deps lab-deps clean
 
 all: build
 
@@ -67,6 +67,12 @@ bench: build-deps
 deb: build-deps
 	@$(call apt_install,$(DEB_PACKAGES))
 	packaging/build-package
+
+## Two builds of the same tree must give byte-identical packages.
+deb-reproducible: deb
+	cp .build/deb/accessoryd_*_$(shell dpkg --print-architecture).deb .build/deb-first.deb
+	packaging/build-package
+	cmp .build/deb-first.deb .build/deb/accessoryd_*_$(shell dpkg --print-architecture).deb && echo "reproducible: two builds are byte-identical"
 
 ## lintian over what `make deb` built.
 lint-deb:
