@@ -80,3 +80,28 @@ lint-deb:
 
 clean:
 	rm -rf .build lab-evidence
+
+## arm64 (Raspberry Pi OS = Debian trixie) from this amd64 machine: a cross build
+## in a sid chroot against an arm64 sysroot of Debian's packages, all cached under
+## .build/arm64/. packaging/arm64/README.md says why this route, and the figures.
+.PHONY: arm64-chroot arm64-sdk arm64-build arm64-check deb-arm64
+
+arm64-chroot:
+	@$(call apt_install,debootstrap)
+	packaging/arm64/chroot
+
+arm64-sdk: arm64-chroot
+	packaging/arm64/run packaging/arm64/sdk
+
+# The release products for aarch64, under .build/arm64/swiftpm/.
+arm64-build: arm64-sdk
+	packaging/arm64/build accessoryd
+
+# The arm64 binary under qemu-aarch64: --version, --probe, and a replay that must
+# print the same monitor lines as the amd64 build.
+arm64-check: arm64-build
+	packaging/arm64/check
+
+# The arm64 .deb through packaging/debian (dpkg-buildpackage -a arm64), under .build/deb/.
+deb-arm64: arm64-sdk
+	packaging/arm64/deb
