@@ -119,15 +119,17 @@ public final class Daemon {
             }
             startService(on: loop)
             service?.hotspots = hotspots
+            // Radios come and go after the start (udev starts accessoryd for the
+            // first one): channels and joins ask the kernel for the ones there now.
             service?.joinInterfaceChoice = { [unowned self] in
-                configuration.wifiJoinInterface ?? radios.wifiInterfaces.first?.name
+                configuration.wifiJoinInterface ?? ((try? WiFiInterfaceInfo.all()) ?? radios.wifiInterfaces).first?.name
             }
             defer { hotspots?.leaveAll() }  // the uplink back before accessoryd goes
             if configuration.bluetoothEnabled {
                 // Channels for apps, from the controllers accessoryd does not hold exclusively.
                 service?.channels = ChannelBroker(loop: loop, controllers: { [unowned self] in
                     let settings = configuration.bluetooth
-                    return radios.bluetoothControllers.filter {
+                    return ((try? BluetoothControllerInfo.all()) ?? radios.bluetoothControllers).filter {
                         settings.uses(controller: $0.index) && !settings.exclusiveControllers.contains($0.index)
                     }
                 }, logger: logger)
@@ -256,6 +258,7 @@ public final class Daemon {
         }
         loadApps()
         service?.resolveAdministratorGroup()
+        radios = (try? RadioInventory.probe(configuration)) ?? radios
         notifier.ready(status: radios.summary)
     }
 
