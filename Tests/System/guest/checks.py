@@ -45,6 +45,8 @@ HOSTAPD_CONTROL = "/run/hostapd"
 DAEMON_READY = "7830751b658e48829bf0a2c834dda812"
 CONFIG_RELOADED = "a09cf926a21449fc91fa936e6e497435"
 ACCESSORY_APPROVED = "3209c5fa32a041dd9176aeef15669876"
+BLUETOOTH_CHANNEL_FAILED = "a9a65f8559da4a3eadfebdee701cd83f"
+HOTSPOT_JOIN_RESULT = "8af494bf5bf64b65a682f485c608fb14"
 
 SERVICE = "accessoryd.service"
 
@@ -468,13 +470,47 @@ def run_app(unit, what, expect, state, timeout=240):
     return accessory, properties["User"]
 
 
+def accessoryd_said(message_id, cursor):
+    """The last thing accessoryd logged under `message_id` since `cursor`, for a failure's reason."""
+    entries = journal(f"MESSAGE_ID={message_id}", unit=SERVICE, cursor=cursor)
+    return entries[-1].get("MESSAGE", "") if entries else ""
+
+
+def read_again_after_restart():
+    """Diagnosis only: restart accessoryd (every controller now present at its start) and read
+    the granted sensor again as the app's user, with no picker. Says whether the channel works
+    once the controller was there when accessoryd started."""
+    sh(["systemctl", "restart", SERVICE], timeout=120)
+    if wait_active(120) != "active":
+        return f"accessoryd did not come back after a restart: {service_summary()}"
+    time.sleep(5)  # let it set its controllers up; a diagnosis, not asserted
+    done = sh(["systemd-run", "--quiet", "--wait", "--pipe", "--collect", "-p", "User=sensor-logger",
+               "/usr/local/bin/accessory-example", "--read",
+               f"{SENSOR_SERVICE}/4C616253-656E-736F-7200-000000000002"], timeout=180)
+    said = " / ".join((done.stdout + done.stderr).strip().splitlines()[-2:])
+    return f"after systemctl restart accessoryd, the same app read {'succeeded' if done.returncode == 0 else 'failed'}: {said}"
+
+
 def check_app_sensor(state):
-    accessory, user = run_app("sensor-logger-sensor.service", "Lab Sensor", f'= "{SENSOR_VALUE}"', state)
+    cursor = journal_cursor()
+    try:
+        accessory, user = run_app("sensor-logger-sensor.service", "Lab Sensor", f'= "{SENSOR_VALUE}"', state)
+    except AssertionError as error:
+        said = accessoryd_said(BLUETOOTH_CHANNEL_FAILED, cursor)
+        reason = f"{error}" + (f"; accessoryd: {said}" if said else "")
+        if "no Bluetooth LE controller is up" in reason:
+            reason += f" (hci0 was up and scanning; {read_again_after_restart()})"
+        raise CheckFailed(reason)
     return f"accessory {accessory} approved; the app (User={user}) read \"{SENSOR_VALUE}\" over the channel"
 
 
 def check_app_lamp(state):
-    accessory, user = run_app("sensor-logger-lamp.service", "LabLamp-Setup", LAMP_PAGE.split(":")[0], state)
+    cursor = journal_cursor()
+    try:
+        accessory, user = run_app("sensor-logger-lamp.service", "LabLamp-Setup", LAMP_PAGE.split(":")[0], state)
+    except AssertionError as error:
+        said = accessoryd_said(HOTSPOT_JOIN_RESULT, cursor)
+        raise CheckFailed(f"{error}" + (f"; accessoryd: {said}" if said else ""))
     return f"accessory {accessory} approved; the app (User={user}) fetched the lamp's page over its hotspot"
 
 
@@ -594,7 +630,7 @@ def check_purge():
                           stderr=subprocess.STDOUT, text=True, timeout=300, env=env)
     with open(os.path.join(LOGS, "apt-purge.log"), "w") as handle:
         handle.write(done.stdout)
-    say(done.stdout.rstrip()[-2000:])
+    say("\n".join(line for line in done.stdout.splitlines() if "Reading database" not in line)[-2000:])
     assert done.returncode == 0, f"apt-get purge exited {done.returncode}: {done.stdout.strip()[-300:]}"
     left = [path for path in ("/etc/accessoryd", "/var/lib/accessoryd", "/var/lib/private/accessoryd")
             if os.path.lexists(path)]
@@ -669,6 +705,12 @@ def main():
                 process.wait(timeout=10)
             except subprocess.TimeoutExpired:
                 process.kill()
+        for pid_file in (f"{RUNTIME}/hostapd-wlan1.pid", f"{RUNTIME}/hostapd-wlan2.pid"):
+            try:
+                os.kill(int(open(pid_file).read()), signal.SIGTERM)
+            except (OSError, ValueError):
+                pass
+        os.sync()
         signal.alarm(240)
         try:
             save_evidence(boot)
@@ -677,6 +719,10 @@ def main():
             say(f"evidence could not be written:\n{traceback.format_exc()}")
         signal.alarm(0)
         say(f"boot {boot}: done, powering off")
+        # SuccessAction=poweroff in the unit should do it; ask for it too, so a unit that
+        # does not reach inactive (a process in its cgroup that will not die) cannot keep the
+        # VM up. The poweroff job stops this unit as well: nothing is left to do here.
+        subprocess.run(["systemctl", "poweroff", "--no-block"], timeout=60)
     return 0
 
 
