@@ -11,11 +11,13 @@ VIRTME_NG    := virtme-ng==1.42
 # Building and the host tests.
 BUILD_PACKAGES := pkg-config libsystemd-dev libnl-genl-3-dev libbluetooth-dev dpkg-dev \
                   dbus systemd python3-dbus python3-gi
+# The Debian package: debhelper builds it, lintian checks it.
+DEB_PACKAGES := debhelper fakeroot lintian
 # The lab: Debian's kernel under QEMU with virtual radios, and the real radio daemons.
 LAB_PACKAGES := qemu-system-x86 linux-image-amd64 kmod busybox-static udhcpc systemd udev \
                 bluez bluez-test-tools hostapd wpasupplicant iw iproute2 dnsmasq tcpdump python3 wireless-regdb
 
-.PHONY: all build test unit-test lab-test demo bench deb deps build-deps lab-deps clean
+.PHONY: all build test unit-test lab-test demo bench deb lint-deb deps build-deps lab-deps clean
 
 all: build
 
@@ -61,9 +63,14 @@ demo: build lab-deps
 bench: build-deps
 	$(SWIFT) run -c release accessory-bench
 
-## The Debian package, under .build/deb/.
+## The Debian source and binary packages, under .build/deb/ (packaging/build-package).
 deb: build-deps
-	packaging/build-deb
+	@$(call apt_install,$(DEB_PACKAGES))
+	packaging/build-package
+
+## lintian over what `make deb` built.
+lint-deb:
+	lintian --pedantic --info --display-experimental --fail-on error,warning .build/deb/accessoryd_*.changes
 
 clean:
 	rm -rf .build lab-evidence

@@ -1,6 +1,7 @@
 // swift-tools-version:6.0
 // Layers (arrows point down only):
-//   executables (accessoryd, accessoryctl, accessory-bench) and the client library AccessorySetup
+//   executables (accessoryd: the daemon and accessoryctl in one binary; accessory-bench) and the
+//   client library AccessorySetup, over the commands AccessorydCommand and AccessoryctlCommand
 //   → AccessoryDaemon (wiring, configuration)
 //   → AccessorySystem (the only code that makes syscalls or calls C libraries)
 //   → AccessoryCodecs (pure byte parsers and encoders)
@@ -54,18 +55,22 @@ let package = Package(
                 "AccessoryCore", "AccessoryCodecs", "AccessorySystem",
                 .product(name: "Logging", package: "swift-log"),
             ]),
-        .executableTarget(
-            name: "accessoryd",
+        // The commands, as libraries: the shipped accessoryd is one multi-call
+        // executable holding both (accessoryctl is a link to it).
+        .target(
+            name: "AccessorydCommand",
             dependencies: [
                 "AccessoryDaemon", "AccessorySystem",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
-        .executableTarget(
-            name: "accessoryctl",
+        .target(
+            name: "AccessoryctlCommand",
             dependencies: [
                 "AccessorySetup", "AccessoryCore", "AccessoryDaemon", "AccessorySystem",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
+        .executableTarget(name: "accessoryd", dependencies: ["AccessorydCommand", "AccessoryctlCommand"]),
+        .executableTarget(name: "accessoryctl", dependencies: ["AccessoryctlCommand"]),
         .target(name: "AccessorySetup", dependencies: ["AccessoryCore", "AccessoryCodecs", "CSystemd", "AccessorySystem"]),
         .executableTarget(name: "accessory-example", dependencies: ["AccessorySetup"]),
         // The lab's Bluetooth LE accessory (GATT over L2CAP); not shipped.

@@ -2,11 +2,27 @@ import Foundation
 import Testing
 import TestSupport
 
-/// accessoryctl's offline checks, run as the administrator runs them.
+/// accessoryctl's offline checks, run as the administrator runs them: as the
+/// package installs it, a link named accessoryctl to the multi-call accessoryd.
 @Suite struct AccessoryctlProcessTests {
-    static var accessoryctl: String {
-        URL(fileURLWithPath: DaemonProcessTests.daemonPath).deletingLastPathComponent()
-            .appendingPathComponent("accessoryctl").path
+    static let accessoryctl: String = {
+        let directory = URL(fileURLWithPath: DaemonProcessTests.daemonPath).deletingLastPathComponent()
+            .appendingPathComponent("multi-call")
+        let link = directory.appendingPathComponent("accessoryctl").path
+        try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        if (try? FileManager.default.destinationOfSymbolicLink(atPath: link)) == nil {
+            try? FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "../accessoryd")
+        }
+        return link
+    }()
+
+    @Test func theMultiCallBinaryIsTheDaemonUnderItsOwnName() throws {
+        let control = try Self.runAlone(["--help"])
+        #expect(control.status == 0)
+        #expect(control.out.contains("The administrator's tool for accessoryd."))
+        let daemon = try Self.runAlone(["--help"], program: DaemonProcessTests.daemonPath)
+        #expect(daemon.out.contains("Discovers Bluetooth LE and Wi-Fi accessories"))
+        #expect(!daemon.out.contains("The administrator's tool"))
     }
 
     let scratch: ScratchDirectory
@@ -20,9 +36,9 @@ import TestSupport
     }
 
     /// Runs accessoryctl with no bus or daemon to answer it: stdout and stderr apart.
-    static func runAlone(_ arguments: [String]) throws -> (status: Int32, out: String, err: String) {
+    static func runAlone(_ arguments: [String], program: String = accessoryctl) throws -> (status: Int32, out: String, err: String) {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: accessoryctl)
+        process.executableURL = URL(fileURLWithPath: program)
         process.arguments = arguments
         let out = Pipe()
         let err = Pipe()

@@ -1,4 +1,5 @@
 import AccessoryCore
+import AccessorySystem
 import Foundation
 import Testing
 @testable import AccessoryDaemon
@@ -30,5 +31,58 @@ import Testing
             #expect(text.contains("[\(section)]"))
             for key in keys { #expect(text.contains("#\(key)="), "accessoryd.conf lacks \(section).\(key)") }
         }
+    }
+
+    static func text(_ path: String) throws -> String {
+        try String(contentsOf: packaging.appendingPathComponent(path), encoding: .utf8)
+    }
+
+    @Test func thePackageVersionIsTheProgramsVersion() throws {
+        let firstLine = try Self.text("debian/changelog").prefix { $0 != "\n" }
+        #expect(firstLine.hasPrefix("accessoryd (\(Version.current)) "))
+    }
+
+    /// One user in four places: sysusers creates it, the unit runs as it, the
+    /// bus lets it own the name, and its state directory is the unit's.
+    @Test func theServiceUserIsDeclaredWhereverItIsNamed() throws {
+        let sysusers = try Self.text("debian/accessoryd.sysusers").split(separator: "\n")
+        #expect(sysusers.contains { $0.hasPrefix("u accessoryd - ") && $0.hasSuffix(" /var/lib/accessoryd") })
+        let unit = try Self.text("accessoryd.service").split(separator: "\n")
+        #expect(unit.contains("User=accessoryd"))
+        #expect(unit.contains("StateDirectory=accessoryd"))
+        // Every supplementary group of the unit is one the package makes sure exists.
+        for line in unit where line.hasPrefix("SupplementaryGroups=") {
+            for group in line.dropFirst("SupplementaryGroups=".count).split(separator: " ") {
+                #expect(sysusers.contains("g \(group) -"), "sysusers does not create \(group)")
+            }
+        }
+        let policy = try Self.text("dbus/org.accessoryagent.conf")
+        #expect(policy.contains("<policy user=\"accessoryd\">\n    <allow own=\"\(BusNames.service)\"/>"))
+    }
+
+    /// What the unit starts and what it runs are what the package installs.
+    @Test func theUnitRunsWhatThePackageInstalls() throws {
+        let install = try Self.text("debian/accessoryd.install").split(separator: "\n")
+        let unit = try Self.text("accessoryd.service").split(separator: "\n")
+        #expect(unit.contains("ExecStart=/usr/sbin/accessoryd"))
+        #expect(install.contains("debian/build/accessoryd usr/sbin"))
+        #expect(try Self.text("debian/accessoryd.links") == "usr/sbin/accessoryd usr/bin/accessoryctl\n")
+        #expect(install.contains("packaging/libexec/udhcpc-script usr/libexec/accessoryd"))
+        #expect(DHCPClientProcess.defaultScript == "/usr/libexec/accessoryd/udhcpc-script")
+    }
+
+    /// udev pulls the service in for both kinds of radio, and the unit's
+    /// conditions are the same two kinds.
+    @Test func udevAndTheUnitAgreeOnWhatARadioIs() throws {
+        let rules = try String(
+            contentsOf: Self.packaging.deletingLastPathComponent().appendingPathComponent("udev/70-accessoryd.rules"), encoding: .utf8
+        ).split(separator: "\n").filter { !$0.hasPrefix("#") && $0.contains("SYSTEMD_WANTS") }
+        #expect(rules.count == 2)
+        #expect(rules.contains { $0.hasPrefix("SUBSYSTEM==\"bluetooth\", ENV{DEVTYPE}==\"host\"") })
+        #expect(rules.contains { $0.hasPrefix("SUBSYSTEM==\"net\", ENV{DEVTYPE}==\"wlan\"") })
+        for rule in rules { #expect(rule.hasSuffix("ENV{SYSTEMD_WANTS}+=\"accessoryd.service\"")) }
+        let unit = try Self.text("accessoryd.service").split(separator: "\n")
+        #expect(unit.contains("ConditionPathExistsGlob=|/sys/class/bluetooth/hci*"))
+        #expect(unit.contains("ConditionPathExistsGlob=|/sys/class/ieee80211/*"))
     }
 }

@@ -5,7 +5,7 @@ import AccessorySystem
 public struct HotspotJoinSettings: Sendable {
     /// wpa_supplicant's ctrl_interface directory; the socket is `<this>/<interface>`.
     public var controlDirectory: String
-    /// For the client sockets, the DHCP client's script, pid and address files.
+    /// For the client sockets, the DHCP client's pid and address files.
     public var runtimeDirectory: String
     /// For the crash-recovery records.
     public var stateDirectory: String

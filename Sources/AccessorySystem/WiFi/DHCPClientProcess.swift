@@ -4,14 +4,20 @@ import Glibc
 /// The system's DHCP client for one interface: busybox's `udhcpc` (Debian
 /// package `udhcpc`, /sbin/udhcpc), run in the foreground as a child.
 ///
-/// It gets a script of accessoryd's own (`-s`) that only adds the leased
-/// address to the interface and removes it again: no default route and no
-/// resolv.conf, because an accessory's hotspot is not the gateway's uplink.
-/// The script tells accessoryd the lease on udhcpc's stdout (a pipe the event
-/// loop watches). `-R` makes udhcpc release the lease when it is stopped with
-/// SIGTERM; its pid file lets a later start stop a client left by a crash.
+/// It gets the package's script (`-s`, packaging/libexec/udhcpc-script) that
+/// only adds the leased address to the interface and removes it again: no
+/// default route and no resolv.conf, because an accessory's hotspot is not the
+/// gateway's uplink. The script is installed read-only under /usr, never
+/// written at run time (the service's /run is noexec); it keeps the address it
+/// added in a file named by `ACCESSORYD_DHCP_STATE` and tells accessoryd the
+/// lease on udhcpc's stdout (a pipe the event loop watches). `-R` makes udhcpc
+/// release the lease when it is stopped with SIGTERM; its pid file lets a
+/// later start stop a client left by a crash.
 public final class DHCPClientProcess {
     public static let defaultProgram = "/sbin/udhcpc"
+    public static let defaultScript = "/usr/libexec/accessoryd/udhcpc-script"
+    /// The environment variable that names the script's address file.
+    public static let stateVariable = "ACCESSORYD_DHCP_STATE"
 
     public let interface: String
     public let pidFile: String
@@ -25,10 +31,12 @@ public final class DHCPClientProcess {
     private weak var loop: EventLoop?
 
     /// `interface` must already be a plain interface name (letters, digits, `.`, `-`, `_`).
-    public init(interface: String, runtimeDirectory: String, program: String = defaultProgram) {
+    public init(
+        interface: String, runtimeDirectory: String, program: String = defaultProgram, script: String = defaultScript
+    ) {
         self.interface = interface
         self.program = program
-        scriptPath = "\(runtimeDirectory)/udhcpc-\(interface).script"
+        scriptPath = script
         addressFile = "\(runtimeDirectory)/udhcpc-\(interface).address"
         pidFile = "\(runtimeDirectory)/udhcpc-\(interface).pid"
     }
@@ -40,7 +48,6 @@ public final class DHCPClientProcess {
     public func start(
         loop: EventLoop, onLease: @escaping (IPv4Address) -> Void, onExit: @escaping (Int32) -> Void
     ) throws(SystemError) {
-        try AtomicFile.replace(scriptPath, with: Array(script.utf8), mode: 0o700)
         var fds: [Int32] = [-1, -1]
         guard pipe(&fds) == 0 else { throw SystemError.last("pipe") }
         // Neither end leaks into other children; the dup2 onto udhcpc's stdout is inherited.
@@ -57,6 +64,10 @@ public final class DHCPClientProcess {
                          "-t", "4", "-T", "2", "-A", "2"]
         var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
         defer { for argument in argv { free(argument) } }
+        // udhcpc passes its environment on to the script.
+        var environment: [UnsafeMutablePointer<CChar>?] = inheritedEnvironment(without: Self.stateVariable).map { strdup($0) }
+            + [strdup("\(Self.stateVariable)=\(addressFile)"), nil]
+        defer { for variable in environment { free(variable) } }
         // The event loop blocks SIGTERM and friends for its signalfd, and a child
         // inherits that mask: udhcpc would never see the SIGTERM that makes it release.
         var attributes = posix_spawnattr_t()
@@ -71,7 +82,7 @@ public final class DHCPClientProcess {
         posix_spawnattr_setsigdefault(&attributes, &defaults)
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         var child: pid_t = 0
-        let result = posix_spawn(&child, program, &actions, &attributes, &argv, environ)
+        let result = posix_spawn(&child, program, &actions, &attributes, &argv, &environment)
         close(fds[1])
         guard result == 0 else {
             close(fds[0])
@@ -149,27 +160,14 @@ public final class DHCPClientProcess {
         }
     }
 
-    /// The script udhcpc runs (`$1` is the event; `$ip`, `$mask` (prefix length)
-    /// come from udhcpc). It remembers the address it added, so it removes
-    /// only that one, never an address someone else configured.
-    var script: String {
-        """
-        #!/bin/sh
-        # Written by accessoryd for udhcpc -s: sets only the leased address on the
-        # accessory's hotspot (no route, no DNS), and removes only that address.
-        state='\(addressFile)'
-        case "$1" in
-        deconfig)
-            [ -f "$state" ] && ip -4 addr del "$(cat "$state")" dev "$interface" 2>/dev/null
-            rm -f "$state" ;;
-        bound|renew)
-            [ -f "$state" ] && [ "$(cat "$state")" != "$ip/${mask:-24}" ] && ip -4 addr del "$(cat "$state")" dev "$interface" 2>/dev/null
-            ip -4 addr replace "$ip/${mask:-24}" dev "$interface" || exit 1
-            echo "$ip/${mask:-24}" > "$state"
-            echo "lease $ip ${mask:-24}" ;;
-        esac
-        exit 0
-
-        """
+    private func inheritedEnvironment(without name: String) -> [String] {
+        var variables: [String] = []
+        var cursor = environ
+        while let entry = cursor.pointee {
+            let variable = String(cString: entry)
+            if !variable.hasPrefix(name + "=") { variables.append(variable) }
+            cursor += 1
+        }
+        return variables
     }
 }

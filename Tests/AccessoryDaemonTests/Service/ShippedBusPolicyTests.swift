@@ -17,9 +17,9 @@ import Testing
         let name = AdministratorGroup.defaultName
         let policy = try String(contentsOf: Self.shipped, encoding: .utf8)
         #expect(policy.contains("<policy group=\"\(name)\">"))
-        let postinst = try String(contentsOf: PackagingTests.packaging.appendingPathComponent("debian/postinst"), encoding: .utf8)
-        #expect(postinst.contains("addgroup --quiet --system \(name)\n"))
-        #expect(postinst.contains("getent group \(name) "))
+        let sysusers = try String(
+            contentsOf: PackagingTests.packaging.appendingPathComponent("debian/accessoryd.sysusers"), encoding: .utf8)
+        #expect(sysusers.split(separator: "\n").contains("g \(name) -"))
     }
 
     @Test func onlyRootAndTheGroupReachAdmin1ThroughTheBus() throws {

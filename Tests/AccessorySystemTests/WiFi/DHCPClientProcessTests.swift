@@ -6,7 +6,7 @@ import Testing
 import TestSupport
 
 /// DHCPClientProcess with a stand-in for udhcpc: a script that announces a
-/// lease the way accessoryd's udhcpc script does, and on SIGTERM writes a marker
+/// lease the way the udhcpc script does, and on SIGTERM writes a marker
 /// (udhcpc -R releases the lease there) and exits.
 @Suite("DHCP client process", .serialized)
 struct DHCPClientProcessTests {
@@ -20,6 +20,9 @@ struct DHCPClientProcessTests {
             import os, signal, sys, time
             with open(sys.argv[sys.argv.index("-p") + 1], "w") as pid_file:
                 pid_file.write(str(os.getpid()))
+            # What the script would get: its path, and its address file in the environment.
+            with open("\(directory)/script-call", "w") as call:
+                call.write(sys.argv[sys.argv.index("-s") + 1] + " " + os.environ.get("ACCESSORYD_DHCP_STATE", "unset"))
             def released(*_):
                 open("\(directory)/released", "w").close()
                 sys.exit(0)
@@ -65,10 +68,11 @@ struct DHCPClientProcessTests {
         client.stop(timeout: .seconds(10))
         #expect(client.pid == 0)
         #expect(FileManager.default.fileExists(atPath: "\(directory)/released"), "the client saw SIGTERM and released")
-        // The script udhcpc runs is written beside, executable by its owner only.
-        var status = stat()
-        #expect(stat("\(directory)/udhcpc-wlan9.script", &status) == 0)
-        #expect(status.st_mode & 0o777 == 0o700)
+        // udhcpc runs the installed script (nothing is written to run), which keeps
+        // its address file in the runtime directory.
+        let call = try String(contentsOfFile: "\(directory)/script-call", encoding: .utf8)
+        #expect(call == "\(DHCPClientProcess.defaultScript) \(directory)/udhcpc-wlan9.address")
+        #expect(!FileManager.default.fileExists(atPath: "\(directory)/udhcpc-wlan9.script"))
     }
 
     @Test("a client that gives up is reported with its exit status")

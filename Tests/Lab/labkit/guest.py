@@ -39,11 +39,14 @@ def start_services(transcript):
     os.makedirs("/run/dbus", exist_ok=True)
     # btmon needs the Bluetooth core for its monitor socket, even in scenarios without controllers.
     processes.run(["modprobe", "bluetooth"], timeout=60)
-    # As the Debian package does: the bus policy that lets accessoryd (root) own its name.
-    policy = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
-        os.path.abspath(__file__))))), "packaging", "dbus", "org.accessoryagent.conf")
+    # As the Debian package does: the bus policy that lets accessoryd own its name,
+    # and the DHCP client's script where accessoryd runs it from.
+    packaging = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
+        os.path.abspath(__file__))))), "packaging")
     os.makedirs("/etc/dbus-1/system.d", exist_ok=True)
-    shutil.copy(policy, "/etc/dbus-1/system.d/org.accessoryagent.conf")
+    shutil.copy(os.path.join(packaging, "dbus", "org.accessoryagent.conf"), "/etc/dbus-1/system.d/org.accessoryagent.conf")
+    os.makedirs("/usr/libexec/accessoryd", exist_ok=True)
+    shutil.copy(os.path.join(packaging, "libexec", "udhcpc-script"), "/usr/libexec/accessoryd/udhcpc-script")
     processes.run(["dbus-daemon", "--system", "--fork"], timeout=30).check()
     journald = subprocess.Popen(["/lib/systemd/systemd-journald"], stdin=subprocess.DEVNULL,
                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
