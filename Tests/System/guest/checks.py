@@ -450,6 +450,7 @@ def approve(what, timeout=110):
 def run_app(unit, what, expect, state, timeout=240):
     """Starts the app's unit, approves what it asks for, waits for it to end; returns its output."""
     sh(["systemctl", "reset-failed", unit])
+    cursor = journal_cursor()
     sh(["systemctl", "start", "--no-block", unit], check=True)
     try:
         accessory = approve(what)
@@ -459,9 +460,12 @@ def run_app(unit, what, expect, state, timeout=240):
             return properties["ActiveState"] in ("inactive", "failed")
         wait_until(ended, timeout, f"{unit} to end")
     state.setdefault("approved", []).append(accessory)
-    properties = unit_properties(unit, "Result", "ExecMainStatus", "InvocationID", "User")
-    output = sh(["journalctl", "--no-pager", "-o", "cat", f"_SYSTEMD_INVOCATION_ID={properties['InvocationID']}"]
-                ).stdout
+    # A unit that ended well is unloaded at once (its InvocationID with it): its output is
+    # what its processes logged since it was started. A failed unit stays loaded, so
+    # Result tells a failure.
+    properties = unit_properties(unit, "Result", "ExecMainStatus", "User")
+    output = "\n".join(entry.get("MESSAGE", "") for entry in journal(f"_SYSTEMD_UNIT={unit}", cursor=cursor)
+                       if isinstance(entry.get("MESSAGE"), str))
     say(output.rstrip())
     tail = " / ".join(line for line in output.strip().splitlines()[-3:])
     assert properties["Result"] == "success", \
@@ -625,6 +629,9 @@ def check_purge():
     for path in ("/etc/accessoryd/conf.d/50-system-test.conf",):
         if os.path.exists(path):
             os.unlink(path)
+    before = unit_properties(SERVICE, "MainPID", "ActiveState")
+    pid = int(before["MainPID"])
+    cursor = journal_cursor()
     env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
     done = subprocess.run(["apt-get", "purge", "-y", "-q", "accessoryd"], stdout=subprocess.PIPE,
                           stderr=subprocess.STDOUT, text=True, timeout=300, env=env)
@@ -638,11 +645,17 @@ def check_purge():
     for path in left:
         found = sh(["find", path]).stdout.split()
         details.append(f"{path} ({', '.join(found[:6])})")
-    state = active_state()
-    status = sh(["dpkg-query", "-W", "-f=${db:Status-Abbrev}", "accessoryd"]).stdout.strip()
+    after = unit_properties(SERVICE, "ActiveState", "Result")
+    still_running = pid > 0 and os.path.exists(f"/proc/{pid}")
+    # What systemd said about the service while the package went away.
+    said = [str(entry.get("MESSAGE", "")) for entry in journal(f"UNIT={SERVICE}", "_PID=1", cursor=cursor)]
     assert not left, f"left after purge: {'; '.join(details)}"
-    assert state not in ("active", "activating"), f"accessoryd is still {state} after purge"
-    return f"/etc/accessoryd and /var/lib/accessoryd gone, service {state}, dpkg status {status or 'unknown'}"
+    assert not still_running, f"accessoryd (pid {pid}) still runs after apt-get purge returned " \
+                              f"(ActiveState={after['ActiveState']})"
+    assert after["ActiveState"] == "inactive", \
+        f"the removal did not stop accessoryd (it was {before['ActiveState']} as pid {pid}): it is " \
+        f"{after['ActiveState']} (Result={after['Result']}); systemd said: {' / '.join(said[-4:])}"
+    return f"/etc/accessoryd and /var/lib/accessoryd gone; the running service was stopped (pid {pid} gone, inactive)"
 
 
 def boot2():
