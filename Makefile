@@ -17,7 +17,7 @@ DEB_PACKAGES := debhelper fakeroot lintian
 LAB_PACKAGES := qemu-system-x86 linux-image-amd64 kmod busybox-static udhcpc systemd udev \
                 bluez bluez-test-tools hostapd wpasupplicant iw iproute2 dnsmasq tcpdump python3 wireless-regdb
 
-.PHONY: all build test unit-test lab-test demo bench deb lint-deb deps build-deps lab-deps clean
+.PHONY: all build test unit-test lab-test demo bench deb deb-reproducible lint-deb deps build-deps lab-deps clean
 
 all: build
 
@@ -68,12 +68,43 @@ deb: build-deps
 	@$(call apt_install,$(DEB_PACKAGES))
 	packaging/build-package
 
+## Two builds of the same tree must give byte-identical packages.
+deb-reproducible: deb
+	cp .build/deb/accessoryd_*_$(shell dpkg --print-architecture).deb .build/deb-first.deb
+	packaging/build-package
+	cmp .build/deb-first.deb .build/deb/accessoryd_*_$(shell dpkg --print-architecture).deb && echo "reproducible: two builds are byte-identical"
+
 ## lintian over what `make deb` built.
 lint-deb:
 	lintian --pedantic --info --display-experimental --fail-on error,warning .build/deb/accessoryd_*.changes
 
 clean:
 	rm -rf .build lab-evidence
+
+## arm64 (Raspberry Pi OS = Debian trixie) from this amd64 machine: a cross build
+## in a sid chroot against an arm64 sysroot of Debian's packages, all cached under
+## .build/arm64/. packaging/arm64/README.md says why this route, and the figures.
+.PHONY: arm64-chroot arm64-sdk arm64-build arm64-check deb-arm64
+
+arm64-chroot:
+	@$(call apt_install,debootstrap)
+	packaging/arm64/chroot
+
+arm64-sdk: arm64-chroot
+	packaging/arm64/run packaging/arm64/sdk
+
+# The release products for aarch64, under .build/arm64/swiftpm/.
+arm64-build: arm64-sdk
+	packaging/arm64/build accessoryd
+
+# The arm64 binary under qemu-aarch64: --version, --probe, and a replay that must
+# print the same monitor lines as the amd64 build.
+arm64-check: arm64-build
+	packaging/arm64/check
+
+# The arm64 .deb through packaging/debian (dpkg-buildpackage -a arm64), under .build/deb/.
+deb-arm64: arm64-sdk
+	packaging/arm64/deb
 
 ## The system tier: the .deb installed with apt in a Debian trixie image, booted
 ## with systemd as PID 1 under QEMU, virtual radios after boot (Tests/System/README.md).

@@ -57,10 +57,11 @@ public typealias BSSID = HardwareAddress
 /// Two hex digits for one octet; the standard library has no padded formatter.
 @inlinable
 public func hexByte(_ byte: UInt8, uppercase: Bool = false) -> String {
-    let digits: [Character] = uppercase
-        ? ["0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "A", "B", "C", "D", "E", "F"]
-        : ["0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "a", "b", "c", "d", "e", "f"]
-    return String([digits[Int(byte >> 4)], digits[Int(byte & 0x0F)]])
+    // The digits are computed: Debian's Swift 6.2.3 for aarch64 (-O) compiled the earlier
+    // `uppercase ? [upper digits] : [lower digits]` the wrong way round (packaging/arm64/README.md).
+    let letterA = uppercase ? UInt8(ascii: "A") : UInt8(ascii: "a")
+    func digit(_ nibble: UInt8) -> UInt8 { nibble < 10 ? UInt8(ascii: "0") + nibble : letterA + (nibble - 10) }
+    return String(decoding: [digit(byte >> 4), digit(byte & 0x0F)], as: UTF8.self)
 }
 
 /// Lowercase hex of a byte string, no separators (`0a1bff`).

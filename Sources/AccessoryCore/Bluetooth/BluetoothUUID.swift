@@ -65,8 +65,10 @@ public struct BluetoothUUID: Hashable, Comparable, Sendable, CustomStringConvert
 
     /// The 16 octets as written (most significant first).
     public var bytes: [UInt8] {
-        (0..<8).map { UInt8(truncatingIfNeeded: high >> UInt64(56 - 8 * $0)) }
-            + (0..<8).map { UInt8(truncatingIfNeeded: low >> UInt64(56 - 8 * $0)) }
+        // Two statements: Swift 6.0–6.2 cannot type-check the single expression in reasonable time.
+        let highBytes: [UInt8] = (0..<8).map { UInt8(truncatingIfNeeded: high >> UInt64(56 - 8 * $0)) }
+        let lowBytes: [UInt8] = (0..<8).map { UInt8(truncatingIfNeeded: low >> UInt64(56 - 8 * $0)) }
+        return highBytes + lowBytes
     }
 
     /// Canonical uppercase form; `180F` for a 16-bit alias, `0000FE2C`-style never.

@@ -13,11 +13,13 @@ public struct WiFiInterfaceInfo: Hashable, Sendable {
     public var type: UInt32?
 
     /// Dumps every nl80211 interface. A kernel without cfg80211 (the nl80211
-    /// family does not resolve) has none, which is not an error.
+    /// family does not resolve) has none, which is not an error; nor has one
+    /// that offers no generic netlink sockets at all (qemu-user, for one).
     public static func all() throws(SystemError) -> [WiFiInterfaceInfo] {
         guard let socket = nl_socket_alloc() else { throw SystemError(operation: "nl_socket_alloc", errno: ENOMEM) }
         defer { nl_socket_free(socket) }
         var result = genl_connect(socket)
+        if result < 0 && [EPROTONOSUPPORT, EAFNOSUPPORT].contains(nlErrno(result)) { return [] }
         guard result >= 0 else { throw SystemError(operation: "genl_connect", errno: nlErrno(result)) }
         let family = genl_ctrl_resolve(socket, "nl80211")
         guard family >= 0 else { return [] }
@@ -74,6 +76,7 @@ func nlErrno(_ code: Int32) -> Int32 {
     case NLE_BUSY: EBUSY
     case NLE_OBJ_NOTFOUND: ENOENT
     case NLE_AF_NOSUPPORT: EAFNOSUPPORT
+    case NLE_PROTO_MISMATCH: EPROTONOSUPPORT
     default: EIO
     }
 }

@@ -19,9 +19,13 @@ struct ExtendedAdvertisingTests {
         primaryPHY: UInt8 = 0x01, secondaryPHY: UInt8 = 0x01, sid: UInt8 = 0x00,
         txPower: UInt8 = 0x09, rssi: UInt8 = 0xC7, data: [UInt8]
     ) -> [UInt8] {
-        [UInt8(eventType & 0xFF), UInt8(eventType >> 8), addressType] + address.littleEndianOctets
-            + [primaryPHY, secondaryPHY, sid, txPower, rssi, 0x00, 0x00, 0x00] + [UInt8](repeating: 0, count: 6)
-            + [UInt8(data.count)] + data
+        // Several statements: Swift 6.0–6.2 cannot type-check the single expression in reasonable time.
+        var bytes: [UInt8] = [UInt8(eventType & 0xFF), UInt8(eventType >> 8), addressType]
+        bytes += address.littleEndianOctets
+        bytes += [primaryPHY, secondaryPHY, sid, txPower, rssi, 0x00, 0x00, 0x00]
+        bytes += [UInt8](repeating: 0, count: 6)
+        bytes += [UInt8(data.count)]
+        return bytes + data
     }
 
     private static func event(_ reports: [[UInt8]]) -> [UInt8] {

@@ -152,14 +152,19 @@ struct InformationElementTests {
 
 @Suite("RSN and WPA elements")
 struct SecurityElementTests {
-    static let fullRSN: [UInt8] =
-        [0x01, 0x00]  // version
-        + [0x00, 0x0F, 0xAC, 0x04]  // group CCMP
-        + [0x01, 0x00, 0x00, 0x0F, 0xAC, 0x04]  // pairwise count 1, CCMP
-        + [0x02, 0x00, 0x00, 0x0F, 0xAC, 0x02, 0x00, 0x0F, 0xAC, 0x08]  // AKM count 2: PSK, SAE
-        + [0x80, 0x00]  // capabilities: MFPC
-        + [0x01, 0x00] + [UInt8](repeating: 0xA5, count: 16)  // one PMKID
-        + [0x00, 0x0F, 0xAC, 0x06]  // group management BIP-CMAC-128
+    // Joined from an array of parts: Swift 6.0–6.2 cannot type-check a chain of `+` in reasonable time.
+    static let fullRSN: [UInt8] = {
+        let parts: [[UInt8]] = [
+            [0x01, 0x00],  // version
+            [0x00, 0x0F, 0xAC, 0x04],  // group CCMP
+            [0x01, 0x00, 0x00, 0x0F, 0xAC, 0x04],  // pairwise count 1, CCMP
+            [0x02, 0x00, 0x00, 0x0F, 0xAC, 0x02, 0x00, 0x0F, 0xAC, 0x08],  // AKM count 2: PSK, SAE
+            [0x80, 0x00],  // capabilities: MFPC
+            [0x01, 0x00], [UInt8](repeating: 0xA5, count: 16),  // one PMKID
+            [0x00, 0x0F, 0xAC, 0x06],  // group management BIP-CMAC-128
+        ]
+        return Array(parts.joined())
+    }()
 
     /// Where each field of `fullRSN` ends. Cutting inside a field is malformed; so is
     /// cutting after a non-zero count before its list.
