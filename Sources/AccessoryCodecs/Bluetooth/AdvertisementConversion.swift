@@ -1,8 +1,8 @@
 import AccessoryCore
 
-/// Why a decoded report could not become an `Advertisement`.
+/// Why a decoded report could not become an `Advertisement`. Damaged AD
+/// structures are not a reason: the advertisement keeps what could be read.
 public enum AdvertisementConversionError: Error, Hashable, Sendable {
-    case malformedAdvertisingData(ADParsingError)
     /// Anonymous extended advertising carries no address to identify the device by.
     case anonymousAdvertiser
     /// An extended report whose data is not complete: reassemble it first.
@@ -12,25 +12,34 @@ public enum AdvertisementConversionError: Error, Hashable, Sendable {
 extension Advertisement {
     /// The advertisement a legacy report describes. Properties always include
     /// `.legacy`; a scan response has `.scanResponse`, ready for `merging(_:)`.
-    public init(_ report: LEAdvertisingReport, controllerIndex: UInt16? = nil) throws(AdvertisementConversionError) {
-        let data: AdvertisingData
-        do { data = try AdvertisingDataParser.parse(report.data) } catch { throw .malformedAdvertisingData(error) }
+    /// Its data is what `AdvertisingDataParser.read` kept; `damage` gets what it left out.
+    public init(_ report: LEAdvertisingReport, controllerIndex: UInt16? = nil, damage: inout [ADParsingError]) {
+        let reading = AdvertisingDataParser.read(report.data)
+        damage += reading.damage
         self.init(
             device: report.device,
             properties: report.properties,
             rssi: report.rssi,
             primaryPHY: .le1M,
-            data: data,
+            data: reading.data,
             rawAdvertisingData: report.data,
             controllerIndex: controllerIndex)
     }
 
+    /// The same, for callers that do not count damage.
+    public init(_ report: LEAdvertisingReport, controllerIndex: UInt16? = nil) {
+        var damage: [ADParsingError] = []
+        self.init(report, controllerIndex: controllerIndex, damage: &damage)
+    }
+
     /// The advertisement a complete (or reassembled) extended report describes.
-    public init(_ report: LEExtendedAdvertisingReport, controllerIndex: UInt16? = nil) throws(AdvertisementConversionError) {
+    public init(
+        _ report: LEExtendedAdvertisingReport, controllerIndex: UInt16? = nil, damage: inout [ADParsingError]
+    ) throws(AdvertisementConversionError) {
         guard report.dataStatus == .complete else { throw .incompleteData(report.dataStatus) }
         guard let device = report.device else { throw .anonymousAdvertiser }
-        let data: AdvertisingData
-        do { data = try AdvertisingDataParser.parse(report.data) } catch { throw .malformedAdvertisingData(error) }
+        let reading = AdvertisingDataParser.read(report.data)
+        damage += reading.damage
         self.init(
             device: device,
             properties: report.properties,
@@ -38,8 +47,14 @@ extension Advertisement {
             txPower: report.txPower,
             primaryPHY: report.primaryPHY,
             secondaryPHY: report.secondaryPHY,
-            data: data,
+            data: reading.data,
             rawAdvertisingData: report.data,
             controllerIndex: controllerIndex)
+    }
+
+    /// The same, for callers that do not count damage.
+    public init(_ report: LEExtendedAdvertisingReport, controllerIndex: UInt16? = nil) throws(AdvertisementConversionError) {
+        var damage: [ADParsingError] = []
+        try self.init(report, controllerIndex: controllerIndex, damage: &damage)
     }
 }

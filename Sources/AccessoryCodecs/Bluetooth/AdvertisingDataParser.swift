@@ -17,9 +17,36 @@ public enum ADParsingError: Error, Hashable, Sendable {
     case invalidTXPowerLevelLength(offset: Int, payloadLength: Int)
 }
 
+/// What the lenient reading of AD structures gives: the data of every
+/// structure it could read, and what it had to leave out, in order.
+public struct ADReading: Hashable, Sendable {
+    public var data: AdvertisingData
+    /// One entry per structure left out; empty when the bytes were clean.
+    public var damage: [ADParsingError]
+
+    public init(data: AdvertisingData = AdvertisingData(), damage: [ADParsingError] = []) {
+        self.data = data
+        self.damage = damage
+    }
+}
+
 /// Parses the AD structures of an advertisement or scan response into Core's
 /// `AdvertisingData`. Each structure is a length octet, then that many
 /// octets: a type and its payload.
+///
+/// Devices send damaged data (Qingping, Ruuvi and Sonoff sensors have been
+/// seen with trailing junk or a last structure cut short), so `read` keeps
+/// what it can, with two rules:
+/// - A structure whose length runs past the end of the data ends the
+///   reading: it is dropped (never read out of bounds) and nothing after it
+///   can be framed; the structures before it are kept.
+/// - A structure that fits but whose payload is wrong for its type (a UUID
+///   list not a whole number of UUIDs, service data shorter than its UUID,
+///   manufacturer data shorter than its company id, appearance not 2 octets,
+///   TX power not 1 octet) is dropped whole, and reading goes on with the
+///   next structure: its length octet still says where that one starts.
+/// Each dropped structure is one entry in `ADReading.damage`. `parse` is the
+/// strict form: the same reading, but any damage is an error.
 public enum AdvertisingDataParser {
     /// AD type codes from the Assigned Numbers document.
     public enum ADType {
@@ -43,29 +70,43 @@ public enum AdvertisingDataParser {
     /// A length octet of 0 ends the significant part: what follows (zero padding
     /// of a fixed-size buffer, typically) is ignored. Unknown AD types are skipped.
     /// When a type repeats, UUID lists accumulate; names, flags, appearance and TX
-    /// power keep the last value; service and manufacturer data keep the last
-    /// payload per UUID or company.
-    public static func parse(_ bytes: some Collection<UInt8>) throws(ADParsingError) -> AdvertisingData {
+    /// power keep the last value; service data keeps the last payload per UUID;
+    /// manufacturer data keeps every distinct payload per company, in order.
+    /// Trailing NULs of a name are removed. Linear in the input; never traps.
+    public static func read(_ bytes: some Collection<UInt8>) -> ADReading {
         let bytes = Array(bytes)
-        var result = AdvertisingData()
+        var reading = ADReading()
         var offset = 0
         while offset < bytes.count {
             let length = Int(bytes[offset])
             if length == 0 { break }
             let available = bytes.count - offset - 1
             guard length <= available else {
-                throw .structureLengthPastEnd(offset: offset, length: length, available: available)
+                reading.damage.append(.structureLengthPastEnd(offset: offset, length: length, available: available))
+                break
             }
             let type = bytes[offset + 1]
-            let payload = Array(bytes[(offset + 2)..<(offset + 1 + length)])
-            try apply(type: type, payload: payload, offset: offset, to: &result)
+            let payload = bytes[(offset + 2)..<(offset + 1 + length)]
+            do {
+                try apply(type: type, payload: payload, offset: offset, to: &reading.data)
+            } catch {
+                reading.damage.append(error)
+            }
             offset += 1 + length
         }
-        return result
+        return reading
     }
 
+    /// The strict reading: the data, or the first damage `read` found.
+    public static func parse(_ bytes: some Collection<UInt8>) throws(ADParsingError) -> AdvertisingData {
+        let reading = read(bytes)
+        if let first = reading.damage.first { throw first }
+        return reading.data
+    }
+
+    /// Applies one structure, or throws without touching `data`.
     private static func apply(
-        type: UInt8, payload: [UInt8], offset: Int, to data: inout AdvertisingData
+        type: UInt8, payload: ArraySlice<UInt8>, offset: Int, to data: inout AdvertisingData
     ) throws(ADParsingError) {
         switch type {
         case ADType.flags:
@@ -76,31 +117,40 @@ public enum AdvertisingDataParser {
         case ADType.completeServiceUUIDs16, ADType.completeServiceUUIDs32, ADType.completeServiceUUIDs128:
             data.completeServiceUUIDs += try uuidList(type: type, payload: payload, offset: offset)
         case ADType.shortenedLocalName:
-            data.shortenedLocalName = payload
+            data.shortenedLocalName = withoutTrailingNULs(payload)
         case ADType.completeLocalName:
-            data.completeLocalName = payload
+            data.completeLocalName = withoutTrailingNULs(payload)
         case ADType.txPowerLevel:
             guard payload.count == 1 else { throw .invalidTXPowerLevelLength(offset: offset, payloadLength: payload.count) }
-            data.txPowerLevel = Int8(bitPattern: payload[0])
+            data.txPowerLevel = Int8(bitPattern: payload[payload.startIndex])
         case ADType.appearance:
             guard payload.count == 2 else { throw .invalidAppearanceLength(offset: offset, payloadLength: payload.count) }
-            data.appearance = UInt16(payload[0]) | UInt16(payload[1]) << 8
+            data.appearance = UInt16(payload[payload.startIndex]) | UInt16(payload[payload.startIndex + 1]) << 8
         case ADType.serviceData16, ADType.serviceData32, ADType.serviceData128:
             let width = type == ADType.serviceData16 ? 2 : type == ADType.serviceData32 ? 4 : 16
-            guard payload.count >= width, let uuid = BluetoothUUID(littleEndianBytes: payload[0..<width]) else {
+            guard payload.count >= width,
+                let uuid = BluetoothUUID(littleEndianBytes: payload.prefix(width))
+            else {
                 throw .serviceDataTooShort(type: type, offset: offset, payloadLength: payload.count)
             }
-            data.serviceData[uuid] = Array(payload[width...])
+            data.serviceData[uuid] = Array(payload.dropFirst(width))
         case ADType.manufacturerSpecificData:
             guard payload.count >= 2 else { throw .manufacturerDataTooShort(offset: offset, payloadLength: payload.count) }
-            let company = UInt16(payload[0]) | UInt16(payload[1]) << 8
-            data.manufacturerData[company] = Array(payload[2...])
+            let company = UInt16(payload[payload.startIndex]) | UInt16(payload[payload.startIndex + 1]) << 8
+            data.addManufacturerData(Array(payload.dropFirst(2)), for: company)
         default:
             break
         }
     }
 
-    private static func uuidList(type: UInt8, payload: [UInt8], offset: Int) throws(ADParsingError) -> [BluetoothUUID] {
+    /// A name without the NUL padding some firmware leaves after it.
+    private static func withoutTrailingNULs(_ name: ArraySlice<UInt8>) -> [UInt8] {
+        var end = name.endIndex
+        while end > name.startIndex, name[end - 1] == 0 { end -= 1 }
+        return Array(name[name.startIndex..<end])
+    }
+
+    private static func uuidList(type: UInt8, payload: ArraySlice<UInt8>, offset: Int) throws(ADParsingError) -> [BluetoothUUID] {
         let width: Int
         switch type {
         case ADType.incompleteServiceUUIDs16, ADType.completeServiceUUIDs16: width = 2
@@ -110,7 +160,7 @@ public enum AdvertisingDataParser {
         guard payload.count % width == 0 else {
             throw .invalidUUIDListLength(type: type, offset: offset, payloadLength: payload.count)
         }
-        return stride(from: 0, to: payload.count, by: width).compactMap {
+        return stride(from: payload.startIndex, to: payload.endIndex, by: width).compactMap {
             BluetoothUUID(littleEndianBytes: payload[$0..<($0 + width)])
         }
     }

@@ -1,9 +1,10 @@
-/// Why an advertising report did not become an `Advertisement`.
+/// What was dropped on the way from HCI events to `Advertisement`s: a whole
+/// report (the cases up to `pendingEvicted`), or one AD structure of a report
+/// that was kept with the rest of its data (the cases after it, one per
+/// `ADParsingError`; see `AdvertisingDataParser.read`).
 public enum AdvertisingDropReason: String, CaseIterable, Hashable, Sendable {
     /// The HCI event itself could not be decoded (see `HCIDecodingError`).
     case malformedEvent
-    /// The report's AD structures could not be parsed (see `ADParsingError`).
-    case malformedAdvertisingData
     /// An extended report without an advertiser address: nothing to key it by.
     case anonymousAdvertiser
     /// The controller marked the data truncated; the fragments so far are dropped too.
@@ -15,6 +16,32 @@ public enum AdvertisingDropReason: String, CaseIterable, Hashable, Sendable {
     case reassemblyOverflow
     /// A pending advertisement was evicted to make room for another advertiser.
     case pendingEvicted
+    /// An AD structure running past the end of the data (and so the last one read).
+    case structureLengthPastEnd
+    /// A service UUID list not a whole number of UUIDs.
+    case invalidUUIDListLength
+    /// Service data shorter than its UUID.
+    case serviceDataTooShort
+    /// Manufacturer data shorter than its company identifier.
+    case manufacturerDataTooShort
+    /// Appearance not 2 octets.
+    case invalidAppearanceLength
+    /// TX Power Level not 1 octet.
+    case invalidTXPowerLevelLength
+}
+
+extension ADParsingError {
+    /// The counter this damage goes to.
+    public var dropReason: AdvertisingDropReason {
+        switch self {
+        case .structureLengthPastEnd: .structureLengthPastEnd
+        case .invalidUUIDListLength: .invalidUUIDListLength
+        case .serviceDataTooShort: .serviceDataTooShort
+        case .manufacturerDataTooShort: .manufacturerDataTooShort
+        case .invalidAppearanceLength: .invalidAppearanceLength
+        case .invalidTXPowerLevelLength: .invalidTXPowerLevelLength
+        }
+    }
 }
 
 /// Counts dropped reports by reason, for the daemon to log in summary
@@ -37,6 +64,17 @@ public struct AdvertisingDropCounters: Hashable, Sendable {
         var sum = self
         for (reason, count) in other.counts { sum.record(reason, count: count) }
         return sum
+    }
+
+    /// Counts every structure `damage` left out.
+    public mutating func record(_ damage: [ADParsingError]) {
+        for error in damage { record(error.dropReason) }
+    }
+
+    /// `reason=count` for each non-zero count, space separated: the summary
+    /// the daemon logs (`--monitor`, `--replay`) and the lab reads.
+    public var summary: String {
+        nonZero.map { "\($0.reason.rawValue)=\($0.count)" }.joined(separator: " ")
     }
 
     /// The non-zero counts in declaration order, e.g. for one log line.

@@ -3,7 +3,9 @@ import AccessoryCore
 /// The one path from HCI event bytes to `Advertisement`s, shared by the live
 /// HCI socket and the replay of a btsnoop capture: decode the event, join
 /// extended fragments, parse the AD, and count whatever had to be dropped.
-/// It never throws: a bad report is counted and the rest go on.
+/// It never throws: a bad report is counted and the rest go on; a report with
+/// damaged AD structures is kept with what could be read, and each structure
+/// left out is counted by kind.
 public struct AdvertisingReportDecoder: Sendable {
     public private(set) var reassembler: ExtendedAdvertisingReassembler
     private var decodingDrops = AdvertisingDropCounters()
@@ -34,20 +36,20 @@ public struct AdvertisingReportDecoder: Sendable {
         switch event {
         case .leMeta(.advertisingReports(let reports)):
             for report in reports {
-                do throws(AdvertisementConversionError) {
-                    advertisements.append(try Advertisement(report, controllerIndex: controllerIndex))
-                } catch {
-                    record(error)
-                }
+                var damage: [ADParsingError] = []
+                advertisements.append(Advertisement(report, controllerIndex: controllerIndex, damage: &damage))
+                decodingDrops.record(damage)
             }
         case .leMeta(.extendedAdvertisingReports(let fragments)):
             for fragment in fragments {
                 guard case .complete(let report) = reassembler.add(fragment) else { continue }
+                var damage: [ADParsingError] = []
                 do throws(AdvertisementConversionError) {
-                    advertisements.append(try Advertisement(report, controllerIndex: controllerIndex))
+                    advertisements.append(try Advertisement(report, controllerIndex: controllerIndex, damage: &damage))
                 } catch {
                     record(error)
                 }
+                decodingDrops.record(damage)
             }
         default:
             break
@@ -62,7 +64,6 @@ public struct AdvertisingReportDecoder: Sendable {
 
     private mutating func record(_ error: AdvertisementConversionError) {
         switch error {
-        case .malformedAdvertisingData: decodingDrops.record(.malformedAdvertisingData)
         case .anonymousAdvertiser: decodingDrops.record(.anonymousAdvertiser)
         // The reassembler hands on complete reports only; count it should that change.
         case .incompleteData: decodingDrops.record(.truncatedFragments)

@@ -29,8 +29,13 @@ public struct Advertisement: Hashable, Sendable {
     public var txPower: Int8?
     public var primaryPHY: BluetoothPHY?
     public var secondaryPHY: BluetoothPHY?
-    /// The parsed AD content of the advertisement and any merged scan response.
+    /// The parsed AD content of the advertisement and any merged scan
+    /// response: `advertisedData.adding(scanResponseData)`.
     public var data: AdvertisingData
+    /// What the advertising PDUs said (each newer one overlaid on the last).
+    public var advertisedData: AdvertisingData
+    /// What the scan responses said (likewise), once one has been heard.
+    public var scanResponseData: AdvertisingData?
     /// The AD bytes of the advertising PDU as heard.
     public var rawAdvertisingData: [UInt8]
     /// The AD bytes of the scan response, once one has been merged in.
@@ -57,6 +62,9 @@ public struct Advertisement: Hashable, Sendable {
         self.primaryPHY = primaryPHY
         self.secondaryPHY = secondaryPHY
         self.data = data
+        let isScanResponse = properties.contains(.scanResponse)
+        self.advertisedData = isScanResponse ? AdvertisingData() : data
+        self.scanResponseData = isScanResponse ? data : nil
         self.rawAdvertisingData = rawAdvertisingData
         self.rawScanResponse = rawScanResponse
         self.controllerIndex = controllerIndex
@@ -65,25 +73,30 @@ public struct Advertisement: Hashable, Sendable {
     public var isConnectable: Bool { properties.contains(.connectable) }
     public var isScannable: Bool { properties.contains(.scannable) }
 
-    /// Merges a report from the same device: a scan response adds to the
-    /// advertisement it answers; a new advertisement replaces the radio facts
-    /// (RSSI, PHY, properties) and overlays its data.
+    /// Merges a report from the same device: a scan response is overlaid on
+    /// the scan responses heard before, a new advertisement on the
+    /// advertisements before (and replaces the radio facts: RSSI, PHY,
+    /// properties); `data` is then the advertisements' data with the scan
+    /// responses' added (see `AdvertisingData.adding(_:)`), so it is the same
+    /// whichever of the two was heard last.
     public func merging(_ report: Advertisement) -> Advertisement {
         // A report of another device is not ours to merge: it stands alone.
         guard report.device == device else { return report }
         var merged = self
-        merged.data = data.merging(report.data)
         merged.rssi = report.rssi ?? rssi
         merged.txPower = report.txPower ?? txPower
         merged.controllerIndex = report.controllerIndex ?? controllerIndex
         if report.properties.contains(.scanResponse) {
+            merged.scanResponseData = scanResponseData.map { $0.overlaying(report.data) } ?? report.data
             merged.rawScanResponse = report.rawAdvertisingData
         } else {
+            merged.advertisedData = advertisedData.overlaying(report.data)
             merged.properties = report.properties
             merged.primaryPHY = report.primaryPHY ?? primaryPHY
             merged.secondaryPHY = report.secondaryPHY ?? secondaryPHY
             merged.rawAdvertisingData = report.rawAdvertisingData
         }
+        merged.data = merged.scanResponseData.map { merged.advertisedData.adding($0) } ?? merged.advertisedData
         return merged
     }
 }

@@ -4,8 +4,9 @@ public struct AdvertisingData: Hashable, Sendable {
     /// AD type 0x01.
     public var flags: UInt8?
     /// AD type 0x09, raw bytes: names on the air are not always valid UTF-8.
+    /// The parser removes NUL padding at the end.
     public var completeLocalName: [UInt8]?
-    /// AD type 0x08.
+    /// AD type 0x08, likewise.
     public var shortenedLocalName: [UInt8]?
     /// AD types 0x03, 0x05, 0x07: the lists marked complete, in the order heard.
     public var completeServiceUUIDs: [BluetoothUUID]
@@ -13,8 +14,11 @@ public struct AdvertisingData: Hashable, Sendable {
     public var incompleteServiceUUIDs: [BluetoothUUID]
     /// AD types 0x16, 0x20, 0x21: service data keyed by its UUID (the bytes after the UUID).
     public var serviceData: [BluetoothUUID: [UInt8]]
-    /// AD type 0xFF: manufacturer data keyed by company identifier (the bytes after the id).
-    public var manufacturerData: [UInt16: [UInt8]]
+    /// AD type 0xFF: every manufacturer data value heard, keyed by company
+    /// identifier (the bytes after the id), in the order heard, without
+    /// repeats. A device may send one company's structure twice with
+    /// different content; a descriptor matches if any of the values does.
+    public var manufacturerDataValues: [UInt16: [[UInt8]]]
     /// AD type 0x19.
     public var appearance: UInt16?
     /// AD type 0x0A, in dBm.
@@ -28,6 +32,7 @@ public struct AdvertisingData: Hashable, Sendable {
         incompleteServiceUUIDs: [BluetoothUUID] = [],
         serviceData: [BluetoothUUID: [UInt8]] = [:],
         manufacturerData: [UInt16: [UInt8]] = [:],
+        manufacturerDataValues: [UInt16: [[UInt8]]] = [:],
         appearance: UInt16? = nil,
         txPowerLevel: Int8? = nil
     ) {
@@ -37,7 +42,8 @@ public struct AdvertisingData: Hashable, Sendable {
         self.completeServiceUUIDs = completeServiceUUIDs
         self.incompleteServiceUUIDs = incompleteServiceUUIDs
         self.serviceData = serviceData
-        self.manufacturerData = manufacturerData
+        self.manufacturerDataValues = manufacturerDataValues
+        for (company, value) in manufacturerData { self.addManufacturerData(value, for: company) }
         self.appearance = appearance
         self.txPowerLevel = txPowerLevel
     }
@@ -54,19 +60,69 @@ public struct AdvertisingData: Hashable, Sendable {
     /// The name for display and for name matching; invalid UTF-8 becomes U+FFFD.
     public var localName: String? { localNameBytes.map { String(decoding: $0, as: UTF8.self) } }
 
-    /// Overlays `other` (a scan response, or a newer packet from the same device):
-    /// what `other` carries replaces what this has, what it lacks is kept.
-    public func merging(_ other: AdvertisingData) -> AdvertisingData {
+    /// One value per company: the first heard. Setting it replaces every
+    /// value of the companies given (and drops the others). Matching and the
+    /// monitor read `manufacturerDataValues`, which has them all.
+    public var manufacturerData: [UInt16: [UInt8]] {
+        get { manufacturerDataValues.compactMapValues(\.first) }
+        set { manufacturerDataValues = newValue.mapValues { [$0] } }
+    }
+
+    /// Adds one manufacturer data value of `company`, unless the same bytes are already there.
+    public mutating func addManufacturerData(_ value: [UInt8], for company: UInt16) {
+        var values = manufacturerDataValues[company, default: []]
+        if !values.contains(value) { values.append(value) }
+        manufacturerDataValues[company] = values
+    }
+
+    /// A newer packet of the same kind (advertising PDU after advertising
+    /// PDU, scan response after scan response) over this one: every field
+    /// `newer` carries replaces this one's (a UUID list as a whole, service
+    /// data per UUID, manufacturer data per company with all its values);
+    /// what it lacks is kept, so a device alternating two payloads shows both.
+    public func overlaying(_ newer: AdvertisingData) -> AdvertisingData {
         var merged = self
-        merged.flags = other.flags ?? flags
-        merged.completeLocalName = other.completeLocalName ?? completeLocalName
-        merged.shortenedLocalName = other.shortenedLocalName ?? shortenedLocalName
-        if !other.completeServiceUUIDs.isEmpty { merged.completeServiceUUIDs = other.completeServiceUUIDs }
-        if !other.incompleteServiceUUIDs.isEmpty { merged.incompleteServiceUUIDs = other.incompleteServiceUUIDs }
-        merged.serviceData.merge(other.serviceData) { _, new in new }
-        merged.manufacturerData.merge(other.manufacturerData) { _, new in new }
-        merged.appearance = other.appearance ?? appearance
-        merged.txPowerLevel = other.txPowerLevel ?? txPowerLevel
+        merged.flags = newer.flags ?? flags
+        merged.completeLocalName = newer.completeLocalName ?? completeLocalName
+        merged.shortenedLocalName = newer.shortenedLocalName ?? shortenedLocalName
+        if !newer.completeServiceUUIDs.isEmpty { merged.completeServiceUUIDs = newer.completeServiceUUIDs }
+        if !newer.incompleteServiceUUIDs.isEmpty { merged.incompleteServiceUUIDs = newer.incompleteServiceUUIDs }
+        merged.serviceData.merge(newer.serviceData) { _, new in new }
+        merged.manufacturerDataValues.merge(newer.manufacturerDataValues) { _, new in new }
+        merged.appearance = newer.appearance ?? appearance
+        merged.txPowerLevel = newer.txPowerLevel ?? txPowerLevel
         return merged
+    }
+
+    /// This advertisement with its scan response added, field by field:
+    /// each service UUID list is the union (this one's order first, then the
+    /// response's new UUIDs, no repeats); service data and manufacturer data
+    /// are added per key, and a company in both keeps every value (this
+    /// one's first); for a UUID in both service data, and for the
+    /// single-valued fields (flags, names, appearance, TX power), this one's
+    /// value stands and the response's fills what it lacks. The result does
+    /// not depend on which packet was heard last, so it does not flip.
+    public func adding(_ scanResponse: AdvertisingData) -> AdvertisingData {
+        var merged = self
+        merged.flags = flags ?? scanResponse.flags
+        merged.completeLocalName = completeLocalName ?? scanResponse.completeLocalName
+        merged.shortenedLocalName = shortenedLocalName ?? scanResponse.shortenedLocalName
+        merged.completeServiceUUIDs = Self.union(completeServiceUUIDs, scanResponse.completeServiceUUIDs)
+        merged.incompleteServiceUUIDs = Self.union(incompleteServiceUUIDs, scanResponse.incompleteServiceUUIDs)
+        merged.serviceData.merge(scanResponse.serviceData) { mine, _ in mine }
+        for (company, values) in scanResponse.manufacturerDataValues {
+            for value in values { merged.addManufacturerData(value, for: company) }
+        }
+        merged.appearance = appearance ?? scanResponse.appearance
+        merged.txPowerLevel = txPowerLevel ?? scanResponse.txPowerLevel
+        return merged
+    }
+
+    /// `first`, then the elements of `second` not already present.
+    private static func union(_ first: [BluetoothUUID], _ second: [BluetoothUUID]) -> [BluetoothUUID] {
+        var result = first
+        var seen = Set(first)
+        for uuid in second where seen.insert(uuid).inserted { result.append(uuid) }
+        return result
     }
 }

@@ -68,8 +68,9 @@ final class CompiledDescriptor: Sendable {
             guard let rssi = heard.rssi, rssi >= floor else { return false }
         }
         if let companyIdentifier {
-            guard let data = heard.data.manufacturerData[companyIdentifier] else { return false }
-            if let manufacturerData, !manufacturerData.matches(data) { return false }
+            // A company's structure may come more than once with different content: any value will do.
+            guard let values = heard.data.manufacturerDataValues[companyIdentifier], !values.isEmpty else { return false }
+            if let manufacturerData, !values.contains(where: manufacturerData.matches) { return false }
         }
         if let serviceUUID {
             guard heard.advertises(serviceUUID) else { return false }

@@ -89,7 +89,7 @@ public struct MatchingIndex: Sendable {
         var heard = HeardAdvertisement(data: advertisement.data, rssi: rssi)
         var result = Set<DescriptorMatch>()
         let data = advertisement.data
-        for company in data.manufacturerData.keys {
+        for company in data.manufacturerDataValues.keys {
             check(byCompanyIdentifier[company], &heard, into: &result)
         }
         if !byServiceUUID.isEmpty {

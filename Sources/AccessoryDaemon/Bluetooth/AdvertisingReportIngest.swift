@@ -4,7 +4,8 @@ import AccessoryCore
 /// The path every HCI event takes after the socket, live or replayed: decode,
 /// join extended-advertising fragments per controller, turn each report into
 /// an `Advertisement` and record it. Whatever cannot be read is counted, not
-/// logged one by one.
+/// logged one by one; an advertisement kept without some damaged AD
+/// structures is also handed to `onDamage` (the daemon logs it at debug level).
 public final class AdvertisingReportIngest {
     private let record: (Advertisement) -> Void
     private var reassemblers: [UInt16: ExtendedAdvertisingReassembler] = [:]
@@ -12,6 +13,8 @@ public final class AdvertisingReportIngest {
     public private(set) var drops = AdvertisingDropCounters()
     /// Advertisements handed on since the start.
     public private(set) var advertisementCount = 0
+    /// Called with an advertisement whose data lost damaged AD structures, and what was lost.
+    public var onDamage: ((Advertisement, [ADParsingError]) -> Void)?
 
     public init(record: @escaping (Advertisement) -> Void) {
         self.record = record
@@ -31,14 +34,18 @@ public final class AdvertisingReportIngest {
         switch event {
         case .leMeta(.advertisingReports(let reports)):
             for report in reports {
-                convert { () throws(AdvertisementConversionError) in try Advertisement(report, controllerIndex: controller) }
+                convert { (damage) throws(AdvertisementConversionError) in
+                    Advertisement(report, controllerIndex: controller, damage: &damage)
+                }
             }
         case .leMeta(.extendedAdvertisingReports(let reports)):
             let key = controller ?? HCIDeviceEvent.noControllerKey
             var reassembler = reassemblers[key] ?? ExtendedAdvertisingReassembler()
             for fragment in reports {
                 if case .complete(let report) = reassembler.add(fragment) {
-                    convert { () throws(AdvertisementConversionError) in try Advertisement(report, controllerIndex: controller) }
+                    convert { (damage) throws(AdvertisementConversionError) in
+                        try Advertisement(report, controllerIndex: controller, damage: &damage)
+                    }
                 }
             }
             reassemblers[key] = reassembler
@@ -61,13 +68,16 @@ public final class AdvertisingReportIngest {
         reassemblers.values.reduce(drops) { $0.adding($1.drops) }
     }
 
-    private func convert(_ make: () throws(AdvertisementConversionError) -> Advertisement) {
+    private func convert(_ make: (inout [ADParsingError]) throws(AdvertisementConversionError) -> Advertisement) {
+        var damage: [ADParsingError] = []
         do {
-            record(try make())
+            let advertisement = try make(&damage)
+            drops.record(damage)
+            if !damage.isEmpty { onDamage?(advertisement, damage) }
+            record(advertisement)
             advertisementCount &+= 1
         } catch {
             switch error {
-            case .malformedAdvertisingData: drops.record(.malformedAdvertisingData)
             case .anonymousAdvertiser: drops.record(.anonymousAdvertiser)
             case .incompleteData: drops.record(.truncatedFragments)
             }

@@ -32,6 +32,11 @@ public final class BluetoothDiscovery {
         self.clock = clock
         self.logger = logger
         ingest = AdvertisingReportIngest { pipeline.record($0) }
+        ingest.onDamage = { [weak self] advertisement, damage in
+            // Per advertisement, so debug only; the counts go into the summary at stop.
+            self?.logger.debug(
+                "\(advertisement.device): AD structures dropped, the rest kept: \(damage.map { "\($0)" }.joined(separator: ", "))")
+        }
     }
 
     /// The controllers being scanned or listened to, by HCI index.
@@ -173,7 +178,6 @@ public final class BluetoothDiscovery {
     private func logDrops() {
         let drops = ingest.allDrops
         guard drops.total > 0 else { return }
-        let summary = drops.nonZero.map { "\($0.reason.rawValue)=\($0.count)" }.joined(separator: " ")
-        logger.info("Bluetooth reports dropped: \(summary)")
+        logger.info("Bluetooth reports and AD structures dropped: \(drops.summary)")
     }
 }

@@ -36,7 +36,7 @@ extension Daemon {
         } catch {
             failure = error
         }
-        let drops = ingest.allDrops.nonZero.map { "\($0.reason.rawValue)=\($0.count)" }.joined(separator: " ")
+        let drops = ingest.allDrops.summary
         logger.info("Replayed \(replay.eventCount) HCI events: \(ingest.advertisementCount) advertisements\(drops.isEmpty ? "" : ", dropped " + drops)")
         if let failure {
             // The records before a damaged one were replayed; say where it stopped.

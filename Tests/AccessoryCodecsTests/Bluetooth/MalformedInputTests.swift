@@ -205,12 +205,16 @@ struct MalformedInputTests {
         #expect(decoder.advertisements(fromEventPacket: event.dropLast()).isEmpty)
         #expect(decoder.drops[.malformedEvent] == 2)
 
-        // A report whose AD claims more than it holds: the event is fine, its data is not.
+        // A report whose first AD structure claims more than it holds: the
+        // event is fine, its data is not. The device is still heard, with no
+        // data, and the structure counted.
         event[13] = 0x1F
-        #expect(decoder.advertisements(fromEventPacket: event).isEmpty)
-        #expect(decoder.drops[.malformedAdvertisingData] == 1)
+        let heard = decoder.advertisements(fromEventPacket: event)
+        #expect(heard.count == 1)
+        #expect(heard.first?.data == AdvertisingData())
+        #expect(decoder.drops[.structureLengthPastEnd] == 1)
         #expect(decoder.drops.total == 3)
-        #expect(decoder.drops.nonZero.map(\.reason) == [.malformedEvent, .malformedAdvertisingData])
+        #expect(decoder.drops.nonZero.map(\.reason) == [.malformedEvent, .structureLengthPastEnd])
 
         // Events that are not advertising reports give nothing and count nothing.
         #expect(decoder.advertisements(fromEventPacket: try capturedVersionComplete()).isEmpty)

@@ -28,7 +28,7 @@ struct PublishedAdvertisementTests {
         #expect(report.device == BluetoothDeviceIdentifier(address: BluetoothAddress("0C:F3:EE:00:F8:EC")!, addressType: .public))
         #expect(report.rssi == -69)
 
-        let advertisement = try Advertisement(report)
+        let advertisement = Advertisement(report)
         #expect(advertisement.data.flags == 0x04)
         let apple = try #require(advertisement.data.manufacturerData[0x004C])
         // Apple's iBeacon layout: type 0x02, length 0x15, proximity UUID, major, minor, measured power.
@@ -52,7 +52,7 @@ struct PublishedAdvertisementTests {
         #expect(report.device == BluetoothDeviceIdentifier(address: BluetoothAddress("E5:15:AA:E0:53:F5")!, addressType: .random))
         #expect(report.rssi == -53)
 
-        let advertisement = try Advertisement(report)
+        let advertisement = Advertisement(report)
         #expect(advertisement.properties == [.legacy, .connectable, .scannable])
         #expect(advertisement.data.completeServiceUUIDs == [BluetoothUUID(uuid16: 0xFEAA)])
         let frame = try #require(advertisement.data.serviceData[BluetoothUUID(uuid16: 0xFEAA)])
@@ -107,7 +107,7 @@ struct PublishedAdvertisementTests {
             04 3E 29 02 01 00 00 7D 14 23 59 60 E3 1D 02 01 06 07 03 0A 18 F5 FE 88 EC
             11 09 47 6F 76 65 65 5F 48 35 30 37 34 5F 31 34 37 44 CC
             """)
-        let advertisement = try Advertisement(try onlyReport(try HCIEvent.decode(h4Packet: packet)), controllerIndex: 0)
+        let advertisement = Advertisement(try onlyReport(try HCIEvent.decode(h4Packet: packet)), controllerIndex: 0)
         #expect(advertisement.device.address == BluetoothAddress("E3:60:59:23:14:7D"))
         #expect(advertisement.data.localName == "Govee_H5074_147D")
         #expect(
@@ -126,7 +126,7 @@ struct PublishedAdvertisementTests {
         // plen 29; ADV_IND, Random 5B:33:FC:7F:EE:50, flags 0x1a, TX power 12,
         // Apple (76) type 16 data 3e1c0e3eb8, RSSI -81 (0xaf).
         let apple = bluetoothHex("3E 1D 02 01 00 01 50 EE 7F FC 33 5B 11 02 01 1A 02 0A 0C 0A FF 4C 00 10 05 3E 1C 0E 3E B8 AF")
-        let phone = try Advertisement(try onlyReport(try HCIEvent.decode(apple)))
+        let phone = Advertisement(try onlyReport(try HCIEvent.decode(apple)))
         #expect(phone.device == BluetoothDeviceIdentifier(address: BluetoothAddress("5B:33:FC:7F:EE:50")!, addressType: .random))
         #expect(phone.data.flags == 0x1A)
         #expect(phone.data.txPowerLevel == 12)
@@ -136,7 +136,7 @@ struct PublishedAdvertisementTests {
         // plen 31; ADV_IND, Public 68:6C:E6:7F:EB:7E, flags 0x04, TX power 20,
         // appearance Gamepad 0x03c4, Microsoft (6) data 00, 16-bit UUIDs 1812, RSSI -61 (0xc3).
         let xbox = bluetoothHex("3E 1F 02 01 00 00 7E EB 7F E6 6C 68 13 02 01 04 02 0A 14 03 19 C4 03 04 FF 06 00 00 03 03 12 18 C3")
-        let gamepad = try Advertisement(try onlyReport(try HCIEvent.decode(xbox)))
+        let gamepad = Advertisement(try onlyReport(try HCIEvent.decode(xbox)))
         #expect(gamepad.device == BluetoothDeviceIdentifier(address: BluetoothAddress("68:6C:E6:7F:EB:7E")!, addressType: .public))
         #expect(gamepad.data.flags == 0x04)
         #expect(gamepad.data.txPowerLevel == 20)
@@ -154,9 +154,9 @@ struct PublishedAdvertisementTests {
             "02 01 05 05 12 7f 01 8f 01 14 09 45 63 6f 2d 44 72 69 76 65 20 50 72 6f 78 69 6d 69 74 79")
         let scanResponseData = bluetoothHex(
             "02 0a 00 11 07 1b c5 d5 a5 02 00 46 9a e1 11 b7 8d 60 b4 45 2d")
-        let advertisement = try Advertisement(
+        let advertisement = Advertisement(
             LEAdvertisingReport(eventType: .connectableUndirected, device: watch, data: advertisingData, rssi: -60))
-        let scanResponse = try Advertisement(
+        let scanResponse = Advertisement(
             LEAdvertisingReport(eventType: .scanResponse, device: watch, data: scanResponseData, rssi: -61))
 
         // The Slave Connection Interval Range (type 0x12) is not ours to parse: skipped.

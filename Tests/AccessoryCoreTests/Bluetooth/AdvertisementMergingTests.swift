@@ -55,11 +55,67 @@ import Testing
         #expect(mine.merging(other).data.localName == nil)
     }
 
-    @Test func serviceDataAndManufacturerDataMergePerKey() {
+    /// A newer packet of the same kind: per key, the newer value replaces the old.
+    @Test func serviceDataAndManufacturerDataOverlayPerKey() {
         let a = AdvertisingData(serviceData: [Build.uuid("FCD2"): [0x40, 0x01]], manufacturerData: [1: [1], 2: [2]])
         let b = AdvertisingData(serviceData: [Build.uuid("FE2C"): [0x00]], manufacturerData: [2: [22]])
-        let merged = a.merging(b)
+        let merged = a.overlaying(b)
         #expect(merged.serviceData == [Build.uuid("FCD2"): [0x40, 0x01], Build.uuid("FE2C"): [0x00]])
         #expect(merged.manufacturerData == [1: [1], 2: [22]])
+    }
+
+    /// A scan response: UUID lists joined in order without repeats, maps
+    /// added per key, a company in both keeps both values, the
+    /// advertisement's single values stand.
+    @Test func scanResponseIsAddedFieldByField() {
+        let advertised = AdvertisingData(
+            flags: 0x06, completeLocalName: Build.name("Adv"),
+            completeServiceUUIDs: [Build.uuid("180F"), Build.uuid("FE2C")],
+            incompleteServiceUUIDs: [Build.uuid("1812")],
+            serviceData: [Build.uuid("FCD2"): [1]], manufacturerData: [0x004C: [1], 0x0006: [6]], txPowerLevel: 4)
+        let response = AdvertisingData(
+            flags: 0x1A, completeLocalName: Build.name("Rsp"), shortenedLocalName: Build.name("R"),
+            completeServiceUUIDs: [Build.uuid("FE2C"), Build.uuid("6E400001-B5A3-F393-E0A9-E50E24DCCA9E")],
+            serviceData: [Build.uuid("FCD2"): [2], Build.uuid("FE95"): [3]],
+            manufacturerData: [0x004C: [2]], appearance: 0x0341)
+        let merged = advertised.adding(response)
+        #expect(merged.completeServiceUUIDs
+            == [Build.uuid("180F"), Build.uuid("FE2C"), Build.uuid("6E400001-B5A3-F393-E0A9-E50E24DCCA9E")])
+        #expect(merged.incompleteServiceUUIDs == [Build.uuid("1812")])
+        #expect(merged.serviceData == [Build.uuid("FCD2"): [1], Build.uuid("FE95"): [3]])
+        #expect(merged.manufacturerDataValues == [0x004C: [[1], [2]], 0x0006: [[6]]])
+        #expect(merged.flags == 0x06)
+        #expect(merged.completeLocalName == Build.name("Adv"))
+        #expect(merged.shortenedLocalName == Build.name("R"))
+        #expect(merged.appearance == 0x0341)
+        #expect(merged.txPowerLevel == 4)
+        // Adding the same response again changes nothing.
+        #expect(merged.adding(response) == merged)
+    }
+
+    /// The issue's case: 16-bit UUIDs in ADV_IND, a 128-bit one in SCAN_RSP,
+    /// heard alternately: the device's UUIDs stay the same on every packet.
+    @Test func uuidsDoNotFlipBetweenAdvertisementAndScanResponse() {
+        let advert = Advertisement(
+            device: device, properties: [.connectable, .scannable, .legacy],
+            data: AdvertisingData(completeServiceUUIDs: [Build.uuid("180F"), Build.uuid("180A")]))
+        let response = Advertisement(
+            device: device, properties: [.scanResponse, .legacy],
+            data: AdvertisingData(completeServiceUUIDs: [Build.uuid("6E400001-B5A3-F393-E0A9-E50E24DCCA9E")]))
+        let expected = [Build.uuid("180F"), Build.uuid("180A"), Build.uuid("6E400001-B5A3-F393-E0A9-E50E24DCCA9E")]
+        var heard = advert
+        for packet in [response, advert, response, advert, advert, response] {
+            heard = heard.merging(packet)
+            #expect(heard.data.completeServiceUUIDs == expected)
+        }
+    }
+
+    /// A sensor's changing manufacturer data does not pile up across packets.
+    @Test func newerValuesOfACompanyReplaceOlderOnes() {
+        var heard = Advertisement(device: device, data: AdvertisingData(manufacturerData: [0x0499: [1]]))
+        for reading in UInt8(2)...9 {
+            heard = heard.merging(Advertisement(device: device, data: AdvertisingData(manufacturerData: [0x0499: [reading]])))
+        }
+        #expect(heard.data.manufacturerDataValues == [0x0499: [[9]]])
     }
 }

@@ -41,6 +41,16 @@ import Testing
         #expect(shared.descriptorIDs(of: "b") == [1])
     }
 
+    /// One company's data heard twice with different content: a descriptor matches if any value does.
+    @Test func anyValueOfACompanyMatches() throws {
+        var index = MatchingIndex()
+        try index.insert(.init(bluetoothCompanyIdentifier: apple, bluetoothManufacturerDataBlob: [0x12], bluetoothManufacturerDataMask: [0xFF]), id: 1, app: "a")
+        var data = AdvertisingData(manufacturerData: [apple: [0x10, 0x05]])
+        #expect(index.matches(Build.advertisement(data)).isEmpty)
+        data.addManufacturerData([0x12, 0x19], for: apple)
+        #expect(index.matches(Build.advertisement(data)) == [DescriptorMatch(app: "a", descriptorID: 1)])
+    }
+
     @Test func insertReplacesTheSameKeyAndRemoveUnfiles() throws {
         var index = MatchingIndex()
         let key = DescriptorMatch(app: "a", descriptorID: 5)

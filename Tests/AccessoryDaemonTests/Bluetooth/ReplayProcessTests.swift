@@ -1,5 +1,7 @@
+import AccessoryCodecs
 import Foundation
 import Testing
+import TestSupport
 
 /// `accessoryd --replay FILE --monitor` as an administrator runs it: the same
 /// lines as the in-process replay, then exit 0 at the end of the file.
@@ -38,5 +40,39 @@ import Testing
         let result = try run(["--replay-speed", "max"])
         #expect(result.status == 64)
         #expect(result.stderr.contains("--replay-speed goes with --replay"))
+    }
+}
+
+/// The acceptance of issue 12 (point 1): `accessoryd --replay FILE --monitor`
+/// shows a device whose last AD structure is cut short, with the structures
+/// before it, and the summary counts the structure dropped.
+@Suite struct DamagedAdvertisementReplayTests {
+    @Test func monitorShowsTheStructuresBeforeATruncatedOne() throws {
+        // The AD of a device sending company 0x03C3's data, flags, then a
+        // length octet 0x20 with nothing after it: published in
+        // Bluetooth-Devices/bluetooth-data-tools tests/test_gap.py
+        // (test_parse_advertisement_data_recovers_from_corrupt_data_2). The
+        // address and RSSI around it are ours.
+        let ad: [UInt8] = [
+            0x1A, 0xFF, 0xC3, 0x03, 0x5F, 0xEF, 0x35, 0x42, 0xB0, 0x49, 0x0F, 0xBB, 0x00, 0x26, 0x01, 0x00, 0x6D, 0x2A,
+            0xB2, 0x63, 0xD8, 0xB0, 0x02, 0x0A, 0x00, 0x00, 0xF2, 0x02, 0x01, 0x06, 0x20,
+        ]
+        // LE Advertising Report: ADV_NONCONN_IND, random C0:FF:EE:00:00:01, RSSI -75.
+        let event: [UInt8] = [0x3E, UInt8(12 + ad.count), 0x02, 0x01, 0x03, 0x01, 0x01, 0x00, 0x00, 0xEE, 0xFF, 0xC0,
+                              UInt8(ad.count)] + ad + [0xB5]
+        let capture = try BtsnoopWriter(datalink: .linuxMonitor).file([
+            BtsnoopRecord(timestamp: BtsnoopRecord.unixEpochOffset, controllerIndex: 0, opcode: .eventPacket, packet: event)
+        ])
+        let scratch = try ScratchDirectory("replay-damaged")
+        let path = scratch.path("truncated.btsnoop")
+        try Data(capture).write(to: URL(fileURLWithPath: path))
+
+        let result = try ReplayProcessTests().run(["--replay", path, "--replay-speed", "max", "--monitor"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.split(separator: "\n").map(String.init) == [
+            "bluetooth hci0 C0:FF:EE:00:00:01/random rssi=-75 connectable=no scannable=no"
+                + " manufacturer=03c3:5fef3542b0490fbb002601006d2ab263d8b0020a0000f2 flags=0x06"
+        ])
+        #expect(result.stderr.contains("Replayed 1 HCI events: 1 advertisements, dropped structureLengthPastEnd=1"))
     }
 }
