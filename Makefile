@@ -105,3 +105,19 @@ arm64-check: arm64-build
 # The arm64 .deb through packaging/debian (dpkg-buildpackage -a arm64), under .build/deb/.
 deb-arm64: arm64-sdk
 	packaging/arm64/deb
+
+## The system tier: the .deb installed with apt in a Debian trixie image, booted
+## with systemd as PID 1 under QEMU, virtual radios after boot (Tests/System/README.md).
+SYSTEM_PACKAGES := debootstrap qemu-system-x86 linux-image-amd64 kmod e2fsprogs
+SYSTEM_BIN_DIR   = $$($(SWIFT) build -c release --static-swift-stdlib --show-bin-path)
+
+.PHONY: system-test system-deps
+
+system-deps:
+	@$(call apt_install,$(SYSTEM_PACKAGES))
+
+# The app and the sensor the checks use run in the image, which has no Swift runtime.
+system-test: deb system-deps
+	$(SWIFT) build -c release --static-swift-stdlib --product accessory-example
+	$(SWIFT) build -c release --static-swift-stdlib --product lab-peripheral
+	Tests/System/system run --bin-dir "$(SYSTEM_BIN_DIR)"
