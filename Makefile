@@ -1,6 +1,6 @@
 # accessory-agent: the two commands of the README's quick start are
 #   make demo   boots the radio lab and shows accessoryd at work
-#   make test   runs the unit and host tests, then the lab scenarios
+#   make test   runs the unit and host tests, the lab scenarios, then the system tier
 # Both install what they need (Debian packages, virtme-ng) and are safe to run again.
 
 SWIFT        ?= swift
@@ -46,8 +46,9 @@ endef
 build: build-deps
 	$(SWIFT) build --build-tests
 
-## Tests: Core, codecs and host integration first (fast), then the lab.
-test: unit-test lab-test
+## Tests: Core, codecs and host integration first (fast), then the lab, then
+## the system tier (the package installed and booted, as users meet it).
+test: unit-test lab-test system-test
 
 unit-test: build
 	$(SWIFT) test
