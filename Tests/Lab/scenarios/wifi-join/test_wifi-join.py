@@ -159,6 +159,16 @@ class WiFiJoinTests(LabTestCase):
         rows = self.station.command("list_networks").stdout.strip().splitlines()[1:]
         return [row.split("\t") for row in rows if "\t" in row]
 
+    def temporary_network_ssid(self):
+        """The SSID of the network accessoryd added, as wpa_supplicant gives it back; None
+        until it is there. ADD_NETWORK lists the network before SET_NETWORK gives it
+        an SSID, and GET_NETWORK answers FAIL in between."""
+        for number, name, *_ in self.networks():
+            if name != "Home-Gateway":
+                value = self.station.command("get_network", number, "ssid").stdout.strip("\n")
+                return value if value != "FAIL" else None
+        return None
+
     def assert_back_on_uplink(self):
         status = self.lab.wait_until(
             lambda: (lambda s: s if s.get("wpa_state") == "COMPLETED" and s.get("ssid") == "Home-Gateway" else None)(
@@ -214,10 +224,8 @@ class WiFiJoinTests(LabTestCase):
         for ssid in [b'say "hi"', b"back\\slash", b"new\nline", b"\xff\xfe not utf8", b'\\"q\n']:
             with self.subTest(ssid=ssid):
                 join = self.start_join(b"a passphrase", ssid_hex=ssid.hex())
-                temporary = self.lab.wait_until(
-                    lambda: next((row[0] for row in self.networks() if row[1] != "Home-Gateway"), None),
-                    timeout=30, what="the temporary network")
-                value = self.station.command("get_network", temporary, "ssid").stdout.strip("\n")
+                value = self.lab.wait_until(self.temporary_network_ssid, timeout=30,
+                                            what="the temporary network's SSID")
                 stored = value[1:-1].encode() if value.startswith('"') else bytes.fromhex(value)
                 self.assertEqual(stored, ssid, value)
                 join.leave()
