@@ -12,6 +12,9 @@ public final class Daemon {
     /// sysexits' EX_CONFIG: systemd shows it as "exit-code", scripts can tell it apart.
     public static let exitConfigurationError: Int32 = 78
     public static let exitFailure: Int32 = 1
+    /// sysexits' EX_UNAVAILABLE: the bus connection was lost while running
+    /// (BUS_LOST); systemd's Restart=on-failure starts accessoryd again.
+    public static let exitBusLost: Int32 = 69
 
     private let sources: ConfigurationSources
     private let logLevelOverride: Logger.Level?
@@ -185,6 +188,8 @@ public final class Daemon {
     private func startService(on loop: EventLoop) {
         do {
             let bus = try BusConnection(loop: loop)
+            // Before anything can close it: a lost bus is never silent.
+            try bus.onDisconnected { [unowned self] in busLost() }
             try bus.requestName(BusNames.service)
             let service = try AccessoryService(
                 connection: bus, logger: logger, apps: { [unowned self] in apps },
@@ -238,6 +243,23 @@ public final class Daemon {
             armPresenceTimer()
         }) else { return }
         presenceTimer = (token, deadline)
+    }
+
+    /// The bus connection closed under a running daemon. Staying up would
+    /// leave accessoryd alive and unreachable (and `Restart=on-failure`
+    /// would never fire), so it says so and exits non-zero: systemd starts a
+    /// fresh process, which claims the name again. Grants are on disk; the
+    /// sessions of the lost connection had ended with it (sd-bus reported
+    /// each caller gone before this). Exiting, rather than reconnecting in
+    /// place, leaves no half-torn state (tracks, agent, requests, channels)
+    /// to reason about, and the unit's restart is what a system service
+    /// has for exactly this.
+    private func busLost() {
+        notifier.stopping()
+        logger.log(.busLost, level: .critical,
+                   "Lost the D-Bus connection; exiting with status \(Self.exitBusLost) to be restarted",
+                   metadata: ["exit_status": "\(Self.exitBusLost)", "sessions": "\(service?.openSessions.count ?? 0)"])
+        loop?.exit(code: Self.exitBusLost)
     }
 
     private func stop(signal: String) {

@@ -98,6 +98,33 @@ import TestSupport
         #expect(process.terminationStatus == 0)
     }
 
+    /// Issue 12: a lost bus connection never leaves accessoryd alive and
+    /// unreachable. The bus daemon under a running accessoryd is killed; it
+    /// must say so (BUS_LOST) and exit non-zero, for Restart=on-failure.
+    @Test func losingTheBusExitsNonZeroAndSaysSo() throws {
+        let bus = try PrivateBus()
+        let config = directory + "/accessoryd.conf"
+        try "[Daemon]\nLogLevel=info\n".write(toFile: config, atomically: true, encoding: .utf8)
+        let (process, notify, stderr) = try start(config: config, environment: ["DBUS_SYSTEM_BUS_ADDRESS": bus.address])
+        _ = try #require(notify.receive(until: { $0.contains("READY=1") }))
+        // It is on this bus, under its name.
+        let (busctl, out, _) = try bus.busctl(["status", "org.accessoryagent"])
+        busctl.waitUntilExit()
+        let status = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(status.contains("PID=\(process.processIdentifier)"))
+
+        bus.stop()
+        let stopping = notify.receive(until: { $0.contains("STOPPING=1") })
+        if stopping == nil {
+            Issue.record("accessoryd kept running without its bus")
+            process.terminate()
+        }
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 69)
+        let log = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(log.contains("Lost the D-Bus connection; exiting with status 69 to be restarted"))
+    }
+
     @Test func invalidConfigurationStopsTheStartNamingFileLineAndKey() throws {
         let config = directory + "/bad.conf"
         try "[Daemon]\nLogLevel=info\n[Bluetooth]\nColour=blue\n".write(toFile: config, atomically: true, encoding: .utf8)

@@ -87,10 +87,17 @@ public final class PrivateBus {
     }
 
     deinit {
+        stop()
+        // Then `scratch` goes, with the socket and the configuration.
+    }
+
+    /// Kills the bus daemon now, as a crash or a restart of dbus would: every
+    /// connection to it is cut. Once only; the deinit does it otherwise.
+    public func stop() {
         // dbus-daemon ignores SIGTERM here; it holds nothing worth a clean exit.
+        guard daemon.isRunning else { return }
         kill(daemon.processIdentifier, SIGKILL)
         daemon.waitUntilExit()
-        // Then `scratch` goes, with the socket and the configuration.
     }
 
     /// Starts `busctl --address=… ARGS` (as `user` when given) in the

@@ -165,11 +165,12 @@ public final class BusConnection {
     /// Calls `handler` for every signal `member` of `interface` that reaches
     /// this connection (broadcast from `sender`, or unicast to it).
     public func onSignal(
-        sender: String?, interface: String, member: String? = nil, _ handler: @escaping (BusMessage) -> Void
+        sender: String?, path: String? = nil, interface: String, member: String? = nil,
+        _ handler: @escaping (BusMessage) -> Void
     ) throws(SystemError) {
         var slot: OpaquePointer?
         let box = Unmanaged.passRetained(SignalHandler(handler))
-        let result = sd_bus_match_signal(bus, &slot, sender, nil, interface, member, { message, userdata, _ in
+        let result = sd_bus_match_signal(bus, &slot, sender, path, interface, member, { message, userdata, _ in
             guard let message, let userdata else { return 0 }
             Unmanaged<SignalHandler>.fromOpaque(userdata).takeUnretainedValue().handler(BusMessage(message))
             return 0
@@ -180,6 +181,18 @@ public final class BusConnection {
         }
         slots.append(slot)
         signalHandlers.append(box)
+    }
+
+    /// Calls `handler` once this connection to the bus is gone, whatever the
+    /// cause: the bus daemon went away or dropped us, or sd-bus closed it
+    /// itself (it does when a call of its own, such as the AddMatch behind
+    /// `whenSenderLeaves`, gets no answer in time because the loop was held
+    /// up). sd-bus then reports every tracked peer as gone and synthesizes
+    /// `org.freedesktop.DBus.Local.Disconnected`, which is what this catches;
+    /// nothing is sent to the bus daemon for it (a local match).
+    public func onDisconnected(_ handler: @escaping () -> Void) throws(SystemError) {
+        try onSignal(sender: nil, path: "/org/freedesktop/DBus/Local", interface: "org.freedesktop.DBus.Local",
+                     member: "Disconnected") { _ in handler() }
     }
 
     /// Processes what the bus has received, without the event loop: for
