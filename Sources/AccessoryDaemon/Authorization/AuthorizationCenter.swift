@@ -382,7 +382,7 @@ public final class AuthorizationCenter {
 
     public func rename(_ id: AccessoryID, app: AppID?, to name: String, renameSSID: Bool, by decider: Decider) throws(AccessorySetupError) {
         var grant = try owned(id, by: app)
-        guard !name.isEmpty, !name.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
+        guard !name.isEmpty, !DisplayText.hasControlCharacters(name) else {
             throw AccessorySetupError(.invalidRequest, reason: .message("a name needs text and no control characters"))
         }
         grant.displayName = name
