@@ -201,6 +201,7 @@ public final class Daemon {
             }
             // Wi-Fi accessories granted before this start want their presence followed.
             appsWantWiFi = service.center.wantsWiFiScans
+            service.limits = configuration.limits
             self.service = service
             self.bus = bus
         } catch {
@@ -272,6 +273,7 @@ public final class Daemon {
         notifier.reloading()
         if let fresh = Self.loadConfiguration(sources) {
             configuration = fresh
+            service?.limits = fresh.limits
             logger.logLevel = logLevelOverride ?? fresh.logLevel
             logger.log(.configurationReloaded, level: .notice, "Configuration reloaded",
                        metadata: ["config.file": "\(sources.mainFile)"])

@@ -26,6 +26,14 @@ extension AccessoryService {
                 name: BusNames.error(AccessorySetupError.Code.activationFailed.description),
                 message: "\(who) has no app manifest in \(manifestDirectories)"))
         }
+        let held = sessions.values.filter { $0.app == manifest.app }.count
+        guard held < limits.sessionsPerApp else {
+            logger.notice("Refused a session: \(manifest.app) holds \(held)", metadata: [
+                "app": "\(manifest.app)", "limit": "SessionsPerApp=\(limits.sessionsPerApp)",
+            ])
+            return .error(busError(AccessorySetupError(.invalidRequest, reason: .message(
+                limits.refusal(.sessionsPerApp, "\(manifest.app) holds \(held) sessions")))))
+        }
         let session = AccessorySession(number: nextSession, app: manifest.app, owner: caller.sender,
                                        persistent: persistent, now: clock.now)
         nextSession += 1
@@ -64,8 +72,9 @@ extension AccessoryService {
             guard let self else { return }
             sweepArmed = false
             let now = clock.now
+            // An invalidated one goes at once: it would only count against SessionsPerApp.
             for session in openSessions where session.persistent
-                && session.lastCall.advanced(by: Self.persistentIdleLimit) <= now {
+                && (session.state == .invalidated || session.lastCall.advanced(by: Self.persistentIdleLimit) <= now) {
                 if session.state != .invalidated { end(session, why: "idle for \(Self.persistentIdleLimit)") }
                 sessions.removeValue(forKey: session.number)
             }

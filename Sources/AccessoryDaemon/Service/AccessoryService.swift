@@ -23,6 +23,9 @@ public final class AccessoryService {
     /// Which interface joins use (`[Wi-Fi] JoinInterface=` or the first one).
     public var joinInterfaceChoice: () -> String? = { nil }
     var nextSession: UInt64 = 1
+    /// What one app may make the service read or hold (`[Limits]`); set at
+    /// start and on reload.
+    public var limits = AppLimits()
     /// Persistent sessions end after this long without a call.
     static let persistentIdleLimit = Duration.seconds(600)
     /// Who besides root may use Admin1; looked up at start and on reload
