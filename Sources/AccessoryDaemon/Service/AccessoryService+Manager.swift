@@ -60,6 +60,7 @@ extension AccessoryService {
     /// (answering `invalidated`) until its caller leaves the bus.
     func end(_ session: AccessorySession, why: String) {
         session.invalidate()
+        sessionStateChanged(session)
         closeChannels(of: session)
         leaveHotspot(of: session, why: "the session ended: \(why)")
         center.sessionEnded(session.number)

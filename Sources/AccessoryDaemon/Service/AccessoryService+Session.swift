@@ -24,9 +24,11 @@ extension AccessoryService {
         try session.checkAlive()
         switch member {
         case "Activate":
+            let wasActive = session.state == .active
             try session.activate()
             let accessories = center.grants(of: session.app).map { BusNames.path(of: $0.accessory) }
             signal(session, .activated, [("Accessories", accessories.joined(separator: " "))]) { $0.append(objectPaths: accessories) }
+            if !wasActive { sessionStateChanged(session) }
             return reply(call) { $0.append(objectPaths: accessories) }
         case "Invalidate":
             signal(session, .invalidated, []) { _ in }

@@ -119,6 +119,8 @@ public final class AccessoryService {
             if let session = sessions[number], session.state != .invalidated { send(event, to: session) }
         case .app(let app, let event):
             if case .accessoryAdded(let id) = event { accessoryAppeared(id, app: app) }
+            // Properties first: a client told AccessoryChanged finds its cache current.
+            if case .accessoryChanged(let id) = event { grantChanged(id, app: app) }
             for session in openSessions where session.app == app && session.state == .active { send(event, to: session) }
             if case .accessoryRemoved(let id) = event {
                 // Removal revokes every handle the app holds on it.
