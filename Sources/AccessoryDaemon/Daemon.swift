@@ -256,6 +256,9 @@ public final class Daemon {
     /// to reason about, and the unit's restart is what a system service
     /// has for exactly this.
     private func busLost() {
+        // Already stopping on a signal: that exit status stands.
+        guard !stopping else { return }
+        stopping = true
         notifier.stopping()
         logger.log(.busLost, level: .critical,
                    "Lost the D-Bus connection; exiting with status \(Self.exitBusLost) to be restarted",
@@ -263,7 +266,11 @@ public final class Daemon {
         loop?.exit(code: Self.exitBusLost)
     }
 
+    /// Set once the loop is told to exit, so a second cause does not change the status.
+    private var stopping = false
+
     private func stop(signal: String) {
+        stopping = true
         notifier.stopping()
         logger.log(.daemonStopping, level: .info, "Stopping on \(signal)", metadata: ["signal": "\(signal)"])
         loop?.exit(code: 0)
