@@ -65,8 +65,10 @@ extension AccessoryService {
         case "LeaveHotspot":
             return try leaveHotspot(call, session)
         case "ShowPicker":
-            let items = try BusArguments.displayItems(call, limits: limits)
-            let settings = try BusArguments.settings(call, limits: limits)
+            // One budget for the call's arguments together (ArgumentBytes).
+            let reader = LimitedArguments(call, limits: limits)
+            let items = try BusArguments.displayItems(reader)
+            let settings = try BusArguments.settings(reader)
             try center.showPicker(session: session.number, manifest: manifest, items: items, settings: settings)
         case "Migrate":
             try center.migrate(session: session.number, manifest: manifest, items: try BusArguments.migrationItems(call, limits: limits))

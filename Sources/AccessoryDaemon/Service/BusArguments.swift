@@ -17,8 +17,12 @@ enum BusArguments {
 
     /// `a(ssa{ss}asas)`: name, product image, descriptor, setup options, rename options.
     static func displayItems(_ call: BusMessage, limits: AppLimits = AppLimits()) throws(AccessorySetupError) -> [PickerDisplayItem] {
+        try displayItems(LimitedArguments(call, limits: limits))
+    }
+
+    /// The same, counting against `reader`'s budget (a call's arguments together).
+    static func displayItems(_ reader: LimitedArguments) throws(AccessorySetupError) -> [PickerDisplayItem] {
         var raw: [(name: String, image: String, descriptor: [(key: String, value: String)], setup: [String], rename: [String])] = []
-        let reader = LimitedArguments(call, limits: limits)
         try read { () throws(BusError) in
             try reader.array("(ssa{ss}asas)", max: .displayItems, "display items") { () throws(BusError) in
                 try reader.container("r", "ssa{ss}asas") { () throws(BusError) in
@@ -55,8 +59,12 @@ enum BusArguments {
 
     /// `a{ss}`: DiscoveryTimeout, FilterDiscoveryResults.
     static func settings(_ call: BusMessage, limits: AppLimits = AppLimits()) throws(AccessorySetupError) -> PickerDisplaySettings {
+        try settings(LimitedArguments(call, limits: limits))
+    }
+
+    /// The same, counting against `reader`'s budget (a call's arguments together).
+    static func settings(_ reader: LimitedArguments) throws(AccessorySetupError) -> PickerDisplaySettings {
         var settings = PickerDisplaySettings()
-        let reader = LimitedArguments(call, limits: limits)
         for (key, value) in try read({ () throws(BusError) in try reader.pairs("picker settings") }) {
             switch key {
             case "DiscoveryTimeout":
