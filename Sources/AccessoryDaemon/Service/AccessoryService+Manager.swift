@@ -28,12 +28,16 @@ extension AccessoryService {
         }
         let held = sessions.values.filter { $0.app == manifest.app }.count
         guard held < limits.sessionsPerApp else {
-            logger.notice("Refused a session: \(manifest.app) holds \(held)", metadata: [
-                "app": "\(manifest.app)", "limit": "SessionsPerApp=\(limits.sessionsPerApp)",
-            ])
+            // Once until the app opens one again: a flood of refusals is not a flood of log lines.
+            if appsAtSessionLimit.insert(manifest.app).inserted {
+                logger.notice("Refused a session: \(manifest.app) holds \(held)", metadata: [
+                    "app": "\(manifest.app)", "limit": "SessionsPerApp=\(limits.sessionsPerApp)",
+                ])
+            }
             return .error(busError(AccessorySetupError(.invalidRequest, reason: .message(
                 limits.refusal(.sessionsPerApp, "\(manifest.app) holds \(held) sessions")))))
         }
+        appsAtSessionLimit.remove(manifest.app)
         let session = AccessorySession(number: nextSession, app: manifest.app, owner: caller.sender,
                                        persistent: persistent, now: clock.now)
         nextSession += 1

@@ -26,6 +26,8 @@ public final class AccessoryService {
     /// What one app may make the service read or hold (`[Limits]`); set at
     /// start and on reload.
     public var limits = AppLimits()
+    /// Apps refused a session since they last opened one (logged once).
+    var appsAtSessionLimit: Set<AppID> = []
     /// Persistent sessions end after this long without a call.
     static let persistentIdleLimit = Duration.seconds(600)
     /// Who besides root may use Admin1; looked up at start and on reload

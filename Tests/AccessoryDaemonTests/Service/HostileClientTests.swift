@@ -127,6 +127,8 @@ import TestSupport
             // Nothing of the flood was kept, and no log line holds a raw control character.
             #expect(!h.service.center.requests.values.contains { $0.app == Self.hostile.app })
             #expect(h.pipeline.index.descriptorIDs(of: Self.hostile.app).isEmpty)
+            // Five refusals, one log line: refusals do not flood the journal either.
+            #expect(h.log.entries.filter { $0.message.hasPrefix("Refused a session") }.count == 1)
             let megabyte = String(repeating: "x", count: 2048)
             #expect(!h.log.entries.contains { $0.message.contains(megabyte) || $0.message.contains("\u{1B}") })
         }
