@@ -22,12 +22,12 @@ import TestSupport
         scratch = try ScratchDirectory("accessoryd")
     }
 
-    func start(config: String, environment extra: [String: String] = [:]) throws -> (Process, NotifySocket, Pipe) {
+    func start(config: String, arguments: [String] = [], environment extra: [String: String] = [:]) throws -> (Process, NotifySocket, Pipe) {
         #expect(FileManager.default.isExecutableFile(atPath: Self.daemonPath), "build accessoryd first")
         let socket = try NotifySocket(path: directory + "/notify")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Self.daemonPath)
-        process.arguments = ["--config", config, "--log-target=console"]
+        process.arguments = ["--config", config, "--log-target=console"] + arguments
         var environment = ProcessInfo.processInfo.environment
         environment["NOTIFY_SOCKET"] = socket.path
         environment.merge(extra) { _, new in new }
@@ -116,6 +116,43 @@ import TestSupport
         bus.stop()
         let stopping = notify.receive(until: { $0.contains("STOPPING=1") })
         if stopping == nil {
+            Issue.record("accessoryd kept running without its bus")
+            process.terminate()
+        }
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 69)
+        let log = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(log.contains("Lost the D-Bus connection; exiting with status 69 to be restarted"))
+    }
+
+    /// The stall the issue reports closed the connection from inside: the
+    /// AddMatch sd-bus sends to follow a session's caller went unanswered
+    /// past its timeout, and sd-bus fails the connection when installing a
+    /// match fails. A bus daemon that refuses the match (its per-connection
+    /// limit of match rules, here 1) takes the same path in sd-bus without
+    /// waiting 25 s: the second caller's session costs accessoryd its bus,
+    /// and it must say so and exit non-zero rather than run on unreachable.
+    @Test func aBusConnectionClosedByItsOwnFailedMatchExitsNonZero() throws {
+        let bus = try PrivateBus(limits: ["max_match_rules_per_connection": 1])
+        let apps = directory + "/apps.d"
+        try FileManager.default.createDirectory(atPath: apps, withIntermediateDirectories: false)
+        try "[App]\nName=script\nUser=root\nSupports=Bluetooth\n[Bluetooth]\nServiceUUIDs=180F\n"
+            .write(toFile: apps + "/script.conf", atomically: true, encoding: .utf8)
+        let config = directory + "/accessoryd.conf"
+        try "".write(toFile: config, atomically: true, encoding: .utf8)
+        let (process, notify, stderr) = try start(config: config, arguments: ["--apps", apps],
+                                                  environment: ["DBUS_SYSTEM_BUS_ADDRESS": bus.address,
+                                                                "STATE_DIRECTORY": directory])
+        _ = try #require(notify.receive(until: { $0.contains("READY=1") }))
+        // Two callers on the bus at once, a session each: the first match fits the limit, the second does not.
+        let (callers, _, _) = try bus.start(["/usr/bin/python3", "-c", """
+            import dbus, sys
+            for caller in [dbus.bus.BusConnection(sys.argv[1]) for i in range(2)]:
+                try: caller.call_blocking("org.accessoryagent", "/org/accessoryagent", "org.accessoryagent.Manager1", "OpenSession", "", [])
+                except dbus.DBusException as e: print(e.get_dbus_name())
+            """, bus.address])
+        callers.waitUntilExit()
+        if notify.receive(until: { $0.contains("STOPPING=1") }) == nil {
             Issue.record("accessoryd kept running without its bus")
             process.terminate()
         }
