@@ -61,6 +61,8 @@ public final class AccessoryService {
                 }
             },
             notify: { [weak self] notice in self?.deliver(notice) })
+        // Before any call is served, so no caller can leave unseen.
+        try connection.watchDepartures()
         try connection.serve(path: BusNames.root) { [unowned self] call, _ in handleRoot(call) }
         try connection.serve(path: BusNames.sessions, subtree: true) { [unowned self] call, _ in handleSession(call) }
         try connection.serve(path: BusNames.accessories, subtree: true) { [unowned self] call, _ in handleAccessory(call) }
