@@ -250,8 +250,7 @@ public final class Daemon {
     /// leave accessoryd alive and unreachable (and `Restart=on-failure`
     /// would never fire), so it says so and exits non-zero: systemd starts a
     /// fresh process, which claims the name again. Grants are on disk; the
-    /// sessions of the lost connection had ended with it (sd-bus reported
-    /// each caller gone before this). Exiting, rather than reconnecting in
+    /// sessions of the lost connection end with the process. Exiting, rather than reconnecting in
     /// place, leaves no half-torn state (tracks, agent, requests, channels)
     /// to reason about, and the unit's restart is what a system service
     /// has for exactly this.

@@ -186,9 +186,8 @@ public final class BusConnection {
 
     /// Calls `handler` once this connection to the bus is gone, whatever the
     /// cause: the bus daemon went away or dropped us, or sd-bus closed it
-    /// itself (it does when a call of its own, such as the AddMatch behind
-    /// `whenSenderLeaves`, gets no answer in time because the loop was held
-    /// up). sd-bus then reports every tracked peer as gone and synthesizes
+    /// itself (as it does when an asynchronously installed match fails; see
+    /// `watchDepartures`). sd-bus synthesizes
     /// `org.freedesktop.DBus.Local.Disconnected`, which is what this catches;
     /// nothing is sent to the bus daemon for it (a local match).
     public func onDisconnected(_ handler: @escaping () -> Void) throws(SystemError) {
