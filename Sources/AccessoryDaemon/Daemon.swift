@@ -12,6 +12,9 @@ public final class Daemon {
     /// sysexits' EX_CONFIG: systemd shows it as "exit-code", scripts can tell it apart.
     public static let exitConfigurationError: Int32 = 78
     public static let exitFailure: Int32 = 1
+    /// sysexits' EX_UNAVAILABLE: the bus connection was lost while running
+    /// (BUS_LOST); systemd's Restart=on-failure starts accessoryd again.
+    public static let exitBusLost: Int32 = 69
 
     private let sources: ConfigurationSources
     private let logLevelOverride: Logger.Level?
@@ -185,6 +188,8 @@ public final class Daemon {
     private func startService(on loop: EventLoop) {
         do {
             let bus = try BusConnection(loop: loop)
+            // Before anything can close it: a lost bus is never silent.
+            try bus.onDisconnected { [unowned self] in busLost() }
             try bus.requestName(BusNames.service)
             let service = try AccessoryService(
                 connection: bus, logger: logger, apps: { [unowned self] in apps },
@@ -196,6 +201,7 @@ public final class Daemon {
             }
             // Wi-Fi accessories granted before this start want their presence followed.
             appsWantWiFi = service.center.wantsWiFiScans
+            service.limits = configuration.limits
             self.service = service
             self.bus = bus
         } catch {
@@ -240,7 +246,30 @@ public final class Daemon {
         presenceTimer = (token, deadline)
     }
 
+    /// The bus connection closed under a running daemon. Staying up would
+    /// leave accessoryd alive and unreachable (and `Restart=on-failure`
+    /// would never fire), so it says so and exits non-zero: systemd starts a
+    /// fresh process, which claims the name again. Grants are on disk; the
+    /// sessions of the lost connection end with the process. Exiting, rather than reconnecting in
+    /// place, leaves no half-torn state (tracks, agent, requests, channels)
+    /// to reason about, and the unit's restart is what a system service
+    /// has for exactly this.
+    private func busLost() {
+        // Already stopping on a signal: that exit status stands.
+        guard !stopping else { return }
+        stopping = true
+        notifier.stopping()
+        logger.log(.busLost, level: .critical,
+                   "Lost the D-Bus connection; exiting with status \(Self.exitBusLost) to be restarted",
+                   metadata: ["exit_status": "\(Self.exitBusLost)", "sessions": "\(service?.openSessions.count ?? 0)"])
+        loop?.exit(code: Self.exitBusLost)
+    }
+
+    /// Set once the loop is told to exit, so a second cause does not change the status.
+    private var stopping = false
+
     private func stop(signal: String) {
+        stopping = true
         notifier.stopping()
         logger.log(.daemonStopping, level: .info, "Stopping on \(signal)", metadata: ["signal": "\(signal)"])
         loop?.exit(code: 0)
@@ -250,6 +279,7 @@ public final class Daemon {
         notifier.reloading()
         if let fresh = Self.loadConfiguration(sources) {
             configuration = fresh
+            service?.limits = fresh.limits
             logger.logLevel = logLevelOverride ?? fresh.logLevel
             logger.log(.configurationReloaded, level: .notice, "Configuration reloaded",
                        metadata: ["config.file": "\(sources.mainFile)"])

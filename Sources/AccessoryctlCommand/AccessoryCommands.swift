@@ -1,3 +1,4 @@
+import AccessoryCore
 import AccessorySystem
 import ArgumentParser
 

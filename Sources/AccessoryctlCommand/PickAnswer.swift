@@ -1,3 +1,5 @@
+import AccessoryCore
+
 /// One line typed (or piped) in answer to `accessoryctl pick`'s question.
 enum PickAnswer: Equatable {
     case approve(candidate: UInt32)

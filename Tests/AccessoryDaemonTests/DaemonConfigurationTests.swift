@@ -24,6 +24,25 @@ import Testing
         #expect(!configuration.wifiEnabled)
     }
 
+    /// Issue 12: the per-app limits are configurable, with documented defaults.
+    @Test func limitsHaveDefaultsAndEachKeySetsItsOwn() throws {
+        let defaults = AppLimits()
+        #expect([defaults.sessionsPerApp, defaults.displayItems, defaults.migrationItems, defaults.dictionaryEntries,
+                  defaults.stringLength, defaults.argumentBytes] == [16, 64, 256, 32, 1024, 262_144])
+        let configuration = try apply("""
+            [Limits]
+            SessionsPerApp=2
+            DisplayItems=3
+            MigrationItems=4
+            DictionaryEntries=5
+            StringLength=6
+            ArgumentBytes=7
+            """)
+        #expect(AppLimits.Limit.allCases.map { configuration.limits[$0] } == [2, 3, 4, 5, 6, 7])
+        #expect(throws: KeyFileError.self) { try apply("[Limits]\nStringLength=0\n") }
+        #expect(throws: KeyFileError.self) { try apply("[Limits]\nStringLength=lots\n") }
+    }
+
     @Test(arguments: [
         ("[Daemon]\nLogLevel=info\nColour=blue\n", 3, KeyFileError.Reason.unknownKey(section: "Daemon", key: "Colour")),
         ("[Radio]\nEnabled=yes\n", 2, .unknownSection("Radio")),

@@ -22,12 +22,12 @@ import TestSupport
         scratch = try ScratchDirectory("accessoryd")
     }
 
-    func start(config: String, environment extra: [String: String] = [:]) throws -> (Process, NotifySocket, Pipe) {
+    func start(config: String, arguments: [String] = [], environment extra: [String: String] = [:]) throws -> (Process, NotifySocket, Pipe) {
         #expect(FileManager.default.isExecutableFile(atPath: Self.daemonPath), "build accessoryd first")
         let socket = try NotifySocket(path: directory + "/notify")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Self.daemonPath)
-        process.arguments = ["--config", config, "--log-target=console"]
+        process.arguments = ["--config", config, "--log-target=console"] + arguments
         var environment = ProcessInfo.processInfo.environment
         environment["NOTIFY_SOCKET"] = socket.path
         environment.merge(extra) { _, new in new }
@@ -96,6 +96,81 @@ import TestSupport
         kill(process.processIdentifier, SIGTERM)
         process.waitUntilExit()
         #expect(process.terminationStatus == 0)
+    }
+
+    /// Issue 12: a lost bus connection never leaves accessoryd alive and
+    /// unreachable. The bus daemon under a running accessoryd is killed; it
+    /// must say so (BUS_LOST) and exit non-zero, for Restart=on-failure.
+    @Test func losingTheBusExitsNonZeroAndSaysSo() throws {
+        let bus = try PrivateBus()
+        let config = directory + "/accessoryd.conf"
+        try "[Daemon]\nLogLevel=info\n".write(toFile: config, atomically: true, encoding: .utf8)
+        let (process, notify, stderr) = try start(config: config, environment: ["DBUS_SYSTEM_BUS_ADDRESS": bus.address])
+        _ = try #require(notify.receive(until: { $0.contains("READY=1") }))
+        // It is on this bus, under its name.
+        let (busctl, out, _) = try bus.busctl(["status", "org.accessoryagent"])
+        busctl.waitUntilExit()
+        let status = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(status.contains("PID=\(process.processIdentifier)"))
+
+        bus.stop()
+        let stopping = notify.receive(until: { $0.contains("STOPPING=1") })
+        if stopping == nil {
+            Issue.record("accessoryd kept running without its bus")
+            process.terminate()
+        }
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 69)
+        let log = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(log.contains("Lost the D-Bus connection; exiting with status 69 to be restarted"))
+    }
+
+    /// The stall the issue reports closed the connection from inside:
+    /// sd_bus_track installed an AddMatch per caller asynchronously, and
+    /// sd-bus fails the whole connection when installing a match fails,
+    /// whether the answer came after the 25 s timeout (the loop held up) or
+    /// was a refusal (the bus daemon's limit of match rules per connection).
+    /// accessoryd now follows callers with one match installed at start, so
+    /// callers beyond that limit (here 1), all on the bus at once, cost it
+    /// nothing: each gets its session, each session ends when its caller
+    /// goes, and accessoryd stays on the bus.
+    @Test func callersBeyondTheBussMatchLimitNeverCostAccessorydItsBus() throws {
+        let bus = try PrivateBus(limits: ["max_match_rules_per_connection": 1])
+        let apps = directory + "/apps.d"
+        try FileManager.default.createDirectory(atPath: apps, withIntermediateDirectories: false)
+        try "[App]\nName=script\nUser=root\nSupports=Bluetooth\n[Bluetooth]\nServiceUUIDs=180F\n"
+            .write(toFile: apps + "/script.conf", atomically: true, encoding: .utf8)
+        let config = directory + "/accessoryd.conf"
+        try "".write(toFile: config, atomically: true, encoding: .utf8)
+        let (process, notify, stderr) = try start(config: config, arguments: ["--apps", apps],
+                                                  environment: ["DBUS_SYSTEM_BUS_ADDRESS": bus.address,
+                                                                "STATE_DIRECTORY": directory])
+        _ = try #require(notify.receive(until: { $0.contains("READY=1") }))
+        // Three callers on the bus at once, a session each; then they go.
+        let (callers, out, _) = try bus.start(["/usr/bin/python3", "-c", """
+            import dbus, sys
+            callers = [dbus.bus.BusConnection(sys.argv[1]) for i in range(3)]
+            for caller in callers:
+                try: print(caller.call_blocking("org.accessoryagent", "/org/accessoryagent", "org.accessoryagent.Manager1", "OpenSession", "", []))
+                except dbus.DBusException as e: print(e.get_dbus_name())
+            """, bus.address])
+        callers.waitUntilExit()
+        #expect(String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            == (1...3).map { "/org/accessoryagent/session/\($0)\n" }.joined())
+        // Still on the bus, under its name, after they left.
+        let (busctl, status, _) = try bus.busctl(["call", "org.accessoryagent", "/org/accessoryagent",
+                                                  "org.accessoryagent.Manager1", "OpenSession"])
+        busctl.waitUntilExit()
+        #expect(String(decoding: status.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            == "o \"/org/accessoryagent/session/4\"\n")
+
+        kill(process.processIdentifier, SIGTERM)
+        _ = notify.receive(until: { $0.contains("STOPPING=1") })
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        let log = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(log.components(separatedBy: "Session ended: its caller left the bus").count == 5)
+        #expect(!log.contains("Lost the D-Bus connection"))
     }
 
     @Test func invalidConfigurationStopsTheStartNamingFileLineAndKey() throws {

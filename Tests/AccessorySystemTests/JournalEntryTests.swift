@@ -11,7 +11,8 @@ import Testing
         #expect(names == [
             "MESSAGE", "PRIORITY", "SYSLOG_IDENTIFIER", "CODE_FILE", "CODE_LINE", "CODE_FUNC", "ACCESSORY_ID", "MESSAGE_ID",
         ])
-        #expect(entry.fields[0].value == "ready\nsecond line")
+        // One entry is one line, whatever an app put in a name.
+        #expect(entry.fields[0].value == "ready\\x0Asecond line")
         #expect(entry.fields[1].value == "5")
         #expect(entry.fields[4].value == "42")
     }
@@ -30,6 +31,23 @@ import Testing
             identifier: "x", file: "f", line: 1, function: "g")
         let custom = entry.fields.dropFirst(6).map { "\($0.name)=\($0.value)" }
         #expect(custom == ["LIST=a,b", "RADIO_HCI=0", "RADIO_WIFI_NAME=wlan0"])
+    }
+
+    /// Issue 12: an app's item name with an escape sequence, a newline
+    /// forging a log line, or a bidi override reaches no log raw.
+    @Test func escapesControlCharactersFromAppsInMessageAndMetadata() {
+        let name = "Lamp\u{1B}[2J\nFeb 30 accessoryd: approved\u{202E}"
+        let entry = JournalEntry(
+            level: .notice, message: "acme asks for \(name)", metadata: ["items": .array([.string(name)]), "name": .string(name)],
+            identifier: "x", file: "f", line: 1, function: "g")
+        let escaped = "Lamp\\x1B[2J\\x0AFeb 30 accessoryd: approved\\u{202E}"
+        #expect(entry.fields[0].value == "acme asks for \(escaped)")
+        #expect(entry.fields.contains { $0.name == "ITEMS" && $0.value == escaped })
+        #expect(entry.fields.contains { $0.name == "NAME" && $0.value == escaped })
+        let line = ConsoleLogHandler.format(time: "t", level: .notice, message: "acme asks for \(name)",
+                                            metadata: ["name": .string(name)])
+        #expect(line == "t notice  acme asks for \(escaped) [name=\(escaped)]")
+        #expect(!line.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F })
     }
 
     @Test func metadataCannotOverwriteTheMessage() {

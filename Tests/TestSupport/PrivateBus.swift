@@ -20,7 +20,8 @@ public final class PrivateBus {
     /// The socket and configuration; removed after the daemon is killed.
     private let scratch: ScratchDirectory
 
-    public init(policy: Policy = .permissive) throws {
+    /// `limits`: dbus-daemon's `<limit>`s by name (`max_match_rules_per_connection`).
+    public init(policy: Policy = .permissive, limits: [String: Int] = [:]) throws {
         scratch = try ScratchDirectory("bus")
         let directory = scratch.path
         // Replies, signals and receiving are allowed on both; what differs is
@@ -68,6 +69,7 @@ public final class PrivateBus {
               <type>custom</type>
               <listen>unix:path=\(directory)/socket</listen>
               <auth>EXTERNAL</auth>
+            \(limits.sorted { $0.key < $1.key }.map { "  <limit name=\"\($0.key)\">\($0.value)</limit>" }.joined(separator: "\n"))
             \(rules)
             </busconfig>
             """.write(toFile: config, atomically: true, encoding: .utf8)
@@ -87,10 +89,17 @@ public final class PrivateBus {
     }
 
     deinit {
+        stop()
+        // Then `scratch` goes, with the socket and the configuration.
+    }
+
+    /// Kills the bus daemon now, as a crash or a restart of dbus would: every
+    /// connection to it is cut. Once only; the deinit does it otherwise.
+    public func stop() {
         // dbus-daemon ignores SIGTERM here; it holds nothing worth a clean exit.
+        guard daemon.isRunning else { return }
         kill(daemon.processIdentifier, SIGKILL)
         daemon.waitUntilExit()
-        // Then `scratch` goes, with the socket and the configuration.
     }
 
     /// Starts `busctl --address=… ARGS` (as `user` when given) in the

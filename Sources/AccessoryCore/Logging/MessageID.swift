@@ -13,6 +13,8 @@ public enum MessageID: String, CaseIterable, Sendable {
     case noRadios = "92b497be99bf402aaac3d8c8c952d119"
     case radiosProbed = "4bebbc5fbd5d4b0991b9735aab70a1c1"
     case busUnavailable = "fe722d41d20d4236b2559504af1c8053"
+    /// The bus connection went away while running: accessoryd exits so systemd restarts it.
+    case busLost = "7cf47dda999a425488152c03ba42535a"
     case grantStoreSetAside = "fa5e32dfe0804cbda414934015b4059f"
     case appsLoaded = "f1cbfacd222e477f9647dd3e84ea8fa3"
     case manifestInvalid = "594d6aa5732b4097af31d2b1183c4b3b"

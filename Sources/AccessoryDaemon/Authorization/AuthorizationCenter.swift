@@ -77,7 +77,9 @@ public final class AuthorizationCenter {
     }
 
     /// Migration: accessories the gateway already knows, registered for the
-    /// app once approved.
+    /// app once approved. An item whose device is already granted (to this
+    /// app or another) is taken like any other and skipped at approval: the
+    /// answer must not tell an app whether another app's accessory exists.
     @discardableResult
     public func migrate(session: UInt64, manifest: AppManifest, items: [MigrationItem]) throws(AccessorySetupError) -> UInt32 {
         guard !items.isEmpty else { throw AccessorySetupError(.invalidRequest, reason: .message("no migration items")) }
@@ -85,9 +87,6 @@ public final class AuthorizationCenter {
             if item.descriptor != DiscoveryDescriptor() {
                 do throws(DiscoveryDescriptorError) { try item.descriptor.validate() } catch { throw .invalidRequest(error) }
                 try manifest.admit(item.descriptor)
-            }
-            if let holder = holder(of: item.identity), holder.app != manifest.app {
-                throw AccessorySetupError(.invalidRequest, reason: .message("\(item.identity) belongs to another app"))
             }
         }
         try checkNoPicker(app: manifest.app)
@@ -236,9 +235,11 @@ public final class AuthorizationCenter {
         }
         close(request)
         updateWiFiDemand()
+        let skipped = added.count < items.count ? "; \(items.count - added.count) already granted, skipped" : ""
         logger.log(.accessoriesMigrated, level: .notice,
-                   "\(added.count) known accessory(ies) registered for \(request.app) by \(decider)",
+                   "\(added.count) known accessory(ies) registered for \(request.app) by \(decider)\(skipped)",
                    metadata: ["app": "\(request.app)", "request": "\(request.number)", "count": "\(added.count)",
+                              "skipped": "\(items.count - added.count)",
                               "decided_by": "\(decider)",
                               "accessory.ids": .array(added.map { .string("\($0.accessory)") })])
         for grant in added { notify(.app(request.app, .accessoryAdded(grant.accessory))) }
@@ -382,7 +383,7 @@ public final class AuthorizationCenter {
 
     public func rename(_ id: AccessoryID, app: AppID?, to name: String, renameSSID: Bool, by decider: Decider) throws(AccessorySetupError) {
         var grant = try owned(id, by: app)
-        guard !name.isEmpty, !name.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
+        guard !name.isEmpty, !DisplayText.hasControlCharacters(name) else {
             throw AccessorySetupError(.invalidRequest, reason: .message("a name needs text and no control characters"))
         }
         grant.displayName = name

@@ -21,6 +21,10 @@ public struct DaemonConfiguration: Equatable, Sendable {
     /// [Wi-Fi] WPASupplicantDirectory=: wpa_supplicant's control directory
     /// (its ctrl_interface=), where joins find the interface's socket.
     public var wpaSupplicantDirectory = "/run/wpa_supplicant"
+    /// [Limits] SessionsPerApp=, DisplayItems=, MigrationItems=,
+    /// DictionaryEntries=, StringLength=, ArgumentBytes=: what one app may
+    /// make accessoryd read or hold.
+    public var limits = AppLimits()
 
     public init() {}
 
@@ -102,6 +106,11 @@ public struct DaemonConfiguration: Equatable, Sendable {
                     throw invalid(entry, file, expected: "an absolute directory path")
                 }
                 wpaSupplicantDirectory = entry.value
+            case ("Limits", let key):
+                guard let limit = AppLimits.Limit(rawValue: key), let value = AppLimits.parse(entry.value) else {
+                    throw invalid(entry, file, expected: "a whole number of at least 1")
+                }
+                limits[limit] = value
             default:
                 preconditionFailure("key table and switch disagree on \(entry.section).\(entry.key)")
             }
@@ -113,6 +122,7 @@ public struct DaemonConfiguration: Equatable, Sendable {
         "Daemon": ["LogLevel"],
         "Bluetooth": ["Enabled", "Controllers", "ExclusiveControllers", "ScanWatchdog", "ScanMode"],
         "Wi-Fi": ["Enabled", "ScanInterval", "ScanIntervalMax", "ScanType", "Frequencies", "Interfaces", "JoinInterface", "WPASupplicantDirectory"],
+        "Limits": Set(AppLimits.Limit.allCases.map(\.rawValue)),
     ]
 
     private func boolean(_ entry: KeyFile.Entry, _ file: KeyFile) throws(KeyFileError) -> Bool {

@@ -105,6 +105,33 @@ extension AccessoryService {
         }
     }
 
+    /// The properties a grant's change (a rename, authorization finished or
+    /// updated) can change; presence has its own (`propertiesChanged`), and
+    /// the rest are constant (Introspection says which).
+    static let grantChangeable: Set<String> = ["DisplayName", "State", "SSID", "Descriptor", "BridgingIdentifier"]
+
+    /// After a grant changed: its new values, to the app holding it only,
+    /// so a client's property cache (a GDBus proxy) follows a rename.
+    func grantChanged(_ id: AccessoryID, app: AppID) {
+        guard let grant = center.store.grants[id], grant.app == app else { return }
+        let changed = accessoryProperties(grant).filter { Self.grantChangeable.contains($0.0) }
+        for owner in owners(of: app) {
+            try? connection.emitSignal(path: BusNames.path(of: id), interface: BusNames.properties,
+                                       member: "PropertiesChanged", destination: owner) { signal in
+                signal.append(BusNames.accessory).append(properties: changed).append(strings: [])
+            }
+        }
+    }
+
+    /// A session's `State` changed (activated, invalidated): to its connection only.
+    func sessionStateChanged(_ session: AccessorySession) {
+        try? connection.emitSignal(path: session.path, interface: BusNames.properties, member: "PropertiesChanged",
+                                   destination: session.owner) { signal in
+            signal.append(BusNames.session).append(properties: [("State", .string(session.state.rawValue))])
+                .append(strings: [])
+        }
+    }
+
     /// The connections of `app`'s active sessions.
     private func owners(of app: AppID) -> Set<String> {
         Set(openSessions.filter { $0.app == app && $0.state == .active }.map(\.owner))

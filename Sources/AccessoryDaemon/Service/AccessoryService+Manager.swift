@@ -26,6 +26,18 @@ extension AccessoryService {
                 name: BusNames.error(AccessorySetupError.Code.activationFailed.description),
                 message: "\(who) has no app manifest in \(manifestDirectories)"))
         }
+        let held = sessions.values.filter { $0.app == manifest.app }.count
+        guard held < limits.sessionsPerApp else {
+            // Once until the app opens one again: a flood of refusals is not a flood of log lines.
+            if appsAtSessionLimit.insert(manifest.app).inserted {
+                logger.notice("Refused a session: \(manifest.app) holds \(held)", metadata: [
+                    "app": "\(manifest.app)", "limit": "SessionsPerApp=\(limits.sessionsPerApp)",
+                ])
+            }
+            return .error(busError(AccessorySetupError(.invalidRequest, reason: .message(
+                limits.refusal(.sessionsPerApp, "\(manifest.app) holds \(held) sessions")))))
+        }
+        appsAtSessionLimit.remove(manifest.app)
         let session = AccessorySession(number: nextSession, app: manifest.app, owner: caller.sender,
                                        persistent: persistent, now: clock.now)
         nextSession += 1
@@ -52,6 +64,7 @@ extension AccessoryService {
     /// (answering `invalidated`) until its caller leaves the bus.
     func end(_ session: AccessorySession, why: String) {
         session.invalidate()
+        sessionStateChanged(session)
         closeChannels(of: session)
         leaveHotspot(of: session, why: "the session ended: \(why)")
         center.sessionEnded(session.number)
@@ -64,8 +77,9 @@ extension AccessoryService {
             guard let self else { return }
             sweepArmed = false
             let now = clock.now
+            // An invalidated one goes at once: it would only count against SessionsPerApp.
             for session in openSessions where session.persistent
-                && session.lastCall.advanced(by: Self.persistentIdleLimit) <= now {
+                && (session.state == .invalidated || session.lastCall.advanced(by: Self.persistentIdleLimit) <= now) {
                 if session.state != .invalidated { end(session, why: "idle for \(Self.persistentIdleLimit)") }
                 sessions.removeValue(forKey: session.number)
             }

@@ -24,9 +24,11 @@ extension AccessoryService {
         try session.checkAlive()
         switch member {
         case "Activate":
+            let wasActive = session.state == .active
             try session.activate()
             let accessories = center.grants(of: session.app).map { BusNames.path(of: $0.accessory) }
             signal(session, .activated, [("Accessories", accessories.joined(separator: " "))]) { $0.append(objectPaths: accessories) }
+            if !wasActive { sessionStateChanged(session) }
             return reply(call) { $0.append(objectPaths: accessories) }
         case "Invalidate":
             signal(session, .invalidated, []) { _ in }
@@ -63,20 +65,22 @@ extension AccessoryService {
         case "LeaveHotspot":
             return try leaveHotspot(call, session)
         case "ShowPicker":
-            let items = try BusArguments.displayItems(call)
-            let settings = try BusArguments.settings(call)
+            // One budget for the call's arguments together (ArgumentBytes).
+            let reader = LimitedArguments(call, limits: limits)
+            let items = try BusArguments.displayItems(reader)
+            let settings = try BusArguments.settings(reader)
             try center.showPicker(session: session.number, manifest: manifest, items: items, settings: settings)
         case "Migrate":
-            try center.migrate(session: session.number, manifest: manifest, items: try BusArguments.migrationItems(call))
+            try center.migrate(session: session.number, manifest: manifest, items: try BusArguments.migrationItems(call, limits: limits))
         case "UpdatePicker":
-            try center.updatePicker(session: session.number, shown: try BusArguments.shownCandidates(call))
+            try center.updatePicker(session: session.number, shown: try BusArguments.shownCandidates(call, limits: limits))
         case "FinishPickerDiscovery":
             try center.finishDiscovery(session: session.number)
         case "FinishAuthorization":
             let id = try BusArguments.accessory(call)
             var ssid: SSID?
             var bridging: String?
-            for (key, value) in try BusArguments.read({ () throws(BusError) in try call.readStringPairs() }) {
+            for (key, value) in try BusArguments.pairs(call, "authorization settings", limits: limits) {
                 switch key {
                 case "SSID":
                     var probe = DiscoveryDescriptor()
@@ -93,13 +97,14 @@ extension AccessoryService {
             try center.failAuthorization(try BusArguments.accessory(call), app: session.app)
         case "UpdateAuthorization":
             let id = try BusArguments.accessory(call)
-            try center.updateAuthorization(id, manifest: manifest, descriptor: try BusArguments.descriptor(call))
+            try center.updateAuthorization(id, manifest: manifest, descriptor: try BusArguments.descriptor(call, limits: limits))
         case "RemoveAccessory":
             try center.remove(try BusArguments.accessory(call), app: session.app, by: .app(session.app))
         case "RenameAccessory":
             let id = try BusArguments.accessory(call)
-            let name = try BusArguments.read { () throws(BusError) in try call.readString() }
-            let options = try BusArguments.read { () throws(BusError) in try call.readStrings() }
+            let reader = LimitedArguments(call, limits: limits)
+            let name = try BusArguments.read { () throws(BusError) in try reader.string("a name") }
+            let options = try BusArguments.read { () throws(BusError) in try reader.strings("rename options") }
             guard options.allSatisfy({ $0 == "ssid" }) else { throw BusArguments.invalid("unknown rename option (ssid)") }
             try center.rename(id, app: session.app, to: name, renameSSID: options.contains("ssid"), by: .app(session.app))
         default:

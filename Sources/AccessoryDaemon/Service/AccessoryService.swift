@@ -23,6 +23,11 @@ public final class AccessoryService {
     /// Which interface joins use (`[Wi-Fi] JoinInterface=` or the first one).
     public var joinInterfaceChoice: () -> String? = { nil }
     var nextSession: UInt64 = 1
+    /// What one app may make the service read or hold (`[Limits]`); set at
+    /// start and on reload.
+    public var limits = AppLimits()
+    /// Apps refused a session since they last opened one (logged once).
+    var appsAtSessionLimit: Set<AppID> = []
     /// Persistent sessions end after this long without a call.
     static let persistentIdleLimit = Duration.seconds(600)
     /// Who besides root may use Admin1; looked up at start and on reload
@@ -56,6 +61,8 @@ public final class AccessoryService {
                 }
             },
             notify: { [weak self] notice in self?.deliver(notice) })
+        // Before any call is served, so no caller can leave unseen.
+        try connection.watchDepartures()
         try connection.serve(path: BusNames.root) { [unowned self] call, _ in handleRoot(call) }
         try connection.serve(path: BusNames.sessions, subtree: true) { [unowned self] call, _ in handleSession(call) }
         try connection.serve(path: BusNames.accessories, subtree: true) { [unowned self] call, _ in handleAccessory(call) }
@@ -116,6 +123,8 @@ public final class AccessoryService {
             if let session = sessions[number], session.state != .invalidated { send(event, to: session) }
         case .app(let app, let event):
             if case .accessoryAdded(let id) = event { accessoryAppeared(id, app: app) }
+            // Properties first: a client told AccessoryChanged finds its cache current.
+            if case .accessoryChanged(let id) = event { grantChanged(id, app: app) }
             for session in openSessions where session.app == app && session.state == .active { send(event, to: session) }
             if case .accessoryRemoved(let id) = event {
                 // Removal revokes every handle the app holds on it.

@@ -2,30 +2,39 @@ import AccessoryCore
 import AccessorySystem
 
 /// Reading the API's structured arguments. A malformed value is the
-/// caller's mistake: `invalidRequest` naming the field, never a crash.
+/// caller's mistake: `invalidRequest` naming the field, never a crash. Every
+/// reader is linear in its input and stops at the first thing over one of
+/// `limits` (`invalidRequest` naming the limit).
 enum BusArguments {
     /// An `a{ss}` descriptor (keys as `DescriptorFields`).
-    static func descriptor(_ call: BusMessage) throws(AccessorySetupError) -> DiscoveryDescriptor {
-        let pairs = try read { () throws(BusError) in try call.readStringPairs() }
+    static func descriptor(_ call: BusMessage, limits: AppLimits = AppLimits()) throws(AccessorySetupError) -> DiscoveryDescriptor {
+        let reader = LimitedArguments(call, limits: limits)
+        let pairs = try read { () throws(BusError) in try reader.pairs("a descriptor") }
         do { return try DescriptorFields.descriptor(from: pairs) } catch {
             throw AccessorySetupError(.invalidRequest, reason: .message("\(error)"))
         }
     }
 
     /// `a(ssa{ss}asas)`: name, product image, descriptor, setup options, rename options.
-    static func displayItems(_ call: BusMessage) throws(AccessorySetupError) -> [PickerDisplayItem] {
+    static func displayItems(_ call: BusMessage, limits: AppLimits = AppLimits()) throws(AccessorySetupError) -> [PickerDisplayItem] {
+        try displayItems(LimitedArguments(call, limits: limits))
+    }
+
+    /// The same, counting against `reader`'s budget (a call's arguments together).
+    static func displayItems(_ reader: LimitedArguments) throws(AccessorySetupError) -> [PickerDisplayItem] {
         var raw: [(name: String, image: String, descriptor: [(key: String, value: String)], setup: [String], rename: [String])] = []
         try read { () throws(BusError) in
-            try call.readArray("(ssa{ss}asas)") { () throws(BusError) in
-                try call.readContainer("r", "ssa{ss}asas") { () throws(BusError) in
-                    raw.append((try call.readString(), try call.readString(), try call.readStringPairs(),
-                                try call.readStrings(), try call.readStrings()))
+            try reader.array("(ssa{ss}asas)", max: .displayItems, "display items") { () throws(BusError) in
+                try reader.container("r", "ssa{ss}asas") { () throws(BusError) in
+                    raw.append((try reader.string("a display item's name"), try reader.string("a product image path"),
+                                try reader.pairs("a descriptor"), try reader.strings("setup options"),
+                                try reader.strings("rename options")))
                 }
             }
         }
         var items: [PickerDisplayItem] = []
         for entry in raw {
-            guard !entry.name.isEmpty else { throw invalid("a display item needs a name") }
+            try checkName(entry.name, "a display item")
             let descriptor: DiscoveryDescriptor
             do { descriptor = try DescriptorFields.descriptor(from: entry.descriptor) } catch {
                 throw invalid("\(entry.name): \(error)")
@@ -49,9 +58,14 @@ enum BusArguments {
     }
 
     /// `a{ss}`: DiscoveryTimeout, FilterDiscoveryResults.
-    static func settings(_ call: BusMessage) throws(AccessorySetupError) -> PickerDisplaySettings {
+    static func settings(_ call: BusMessage, limits: AppLimits = AppLimits()) throws(AccessorySetupError) -> PickerDisplaySettings {
+        try settings(LimitedArguments(call, limits: limits))
+    }
+
+    /// The same, counting against `reader`'s budget (a call's arguments together).
+    static func settings(_ reader: LimitedArguments) throws(AccessorySetupError) -> PickerDisplaySettings {
         var settings = PickerDisplaySettings()
-        for (key, value) in try read({ () throws(BusError) in try call.readStringPairs() }) {
+        for (key, value) in try read({ () throws(BusError) in try reader.pairs("picker settings") }) {
             switch key {
             case "DiscoveryTimeout":
                 guard let timeout = PickerDisplaySettings.DiscoveryTimeout(value) else {
@@ -69,18 +83,20 @@ enum BusArguments {
     }
 
     /// `a(sssa{ss})`: name, Bluetooth address, SSID, descriptor.
-    static func migrationItems(_ call: BusMessage) throws(AccessorySetupError) -> [MigrationItem] {
+    static func migrationItems(_ call: BusMessage, limits: AppLimits = AppLimits()) throws(AccessorySetupError) -> [MigrationItem] {
         var raw: [(name: String, address: String, ssid: String, descriptor: [(key: String, value: String)])] = []
+        let reader = LimitedArguments(call, limits: limits)
         try read { () throws(BusError) in
-            try call.readArray("(sssa{ss})") { () throws(BusError) in
-                try call.readContainer("r", "sssa{ss}") { () throws(BusError) in
-                    raw.append((try call.readString(), try call.readString(), try call.readString(), try call.readStringPairs()))
+            try reader.array("(sssa{ss})", max: .migrationItems, "migration items") { () throws(BusError) in
+                try reader.container("r", "sssa{ss}") { () throws(BusError) in
+                    raw.append((try reader.string("a migration item's name"), try reader.string("a Bluetooth address"),
+                                try reader.string("an SSID"), try reader.pairs("a descriptor")))
                 }
             }
         }
         var items: [MigrationItem] = []
         for entry in raw {
-            guard !entry.name.isEmpty else { throw invalid("a migration item needs a name") }
+            try checkName(entry.name, "a migration item")
             let identity: DeviceIdentity
             switch (entry.address.isEmpty, entry.ssid.isEmpty) {
             case (false, true):
@@ -108,16 +124,36 @@ enum BusArguments {
     }
 
     /// `a(uss)`: candidate, display name, product image.
-    static func shownCandidates(_ call: BusMessage) throws(AccessorySetupError) -> [(candidate: UInt32, name: String, image: String)] {
+    /// At most `DisplayItems` entries: a picker shows no more than that at once.
+    static func shownCandidates(_ call: BusMessage, limits: AppLimits = AppLimits()) throws(AccessorySetupError) -> [(candidate: UInt32, name: String, image: String)] {
         var shown: [(candidate: UInt32, name: String, image: String)] = []
+        let reader = LimitedArguments(call, limits: limits)
         try read { () throws(BusError) in
-            try call.readArray("(uss)") { () throws(BusError) in
-                try call.readContainer("r", "uss") { () throws(BusError) in
-                    shown.append((try call.readUInt32(), try call.readString(), try call.readString()))
+            try reader.array("(uss)", max: .displayItems, "shown candidates") { () throws(BusError) in
+                try reader.container("r", "uss") { () throws(BusError) in
+                    shown.append((try reader.uint32(), try reader.string("a candidate's display name"),
+                                  try reader.string("a product image path")))
                 }
             }
         }
+        for entry in shown where DisplayText.hasControlCharacters(entry.name) {
+            throw invalid("a candidate's display name holds control characters")
+        }
         return shown
+    }
+
+    /// `a{ss}` authorization settings (`FinishAuthorization`).
+    static func pairs(_ call: BusMessage, _ what: String, limits: AppLimits = AppLimits()) throws(AccessorySetupError) -> [(key: String, value: String)] {
+        let reader = LimitedArguments(call, limits: limits)
+        return try read { () throws(BusError) in try reader.pairs(what) }
+    }
+
+    /// A name an app gives: text, and no control characters (as `RenameAccessory`).
+    static func checkName(_ name: String, _ what: String) throws(AccessorySetupError) {
+        guard !name.isEmpty else { throw invalid("\(what) needs a name") }
+        guard !DisplayText.hasControlCharacters(name) else {
+            throw invalid("\(what)'s name holds control characters: \(DisplayText.quoted(name))")
+        }
     }
 
     /// An object path naming an accessory.
@@ -136,6 +172,9 @@ enum BusArguments {
     }
 
     static func read<T>(_ body: () throws(BusError) -> T) throws(AccessorySetupError) -> T {
-        do { return try body() } catch { throw invalid("bad arguments: \(error.message)") }
+        do { return try body() } catch {
+            // A limit names itself; anything else is a malformed argument.
+            throw invalid(error.name == BusError.limitsExceededName ? error.message : "bad arguments: \(error.message)")
+        }
     }
 }

@@ -1,5 +1,9 @@
 /// The introspection data `busctl introspect` shows; kept beside the code
-/// that implements it (a test checks both against the README).
+/// that implements it (a test checks both against the README). A property
+/// without an annotation emits `PropertiesChanged` when it changes (D-Bus's
+/// default); `const` ones never change; `RSSI` changes with every
+/// advertisement and is sent with `Present` and in `Advertisement`, not on
+/// each change, so it says `false`.
 enum Introspection {
     static let header = """
         <!DOCTYPE node PUBLIC "-//freedesktop//DTD D-BUS Object Introspection 1.0//EN"
@@ -84,7 +88,7 @@ enum Introspection {
             <signal name="PickerDidDismiss"><arg name="error" type="s"/><arg name="message" type="s"/></signal>
             <signal name="MigrationComplete"/>
             <signal name="HotspotLeft"><arg name="accessory" type="o"/><arg name="reason" type="s"/></signal>
-            <property name="App" type="s" access="read"/>
+            <property name="App" type="s" access="read"><annotation name="org.freedesktop.DBus.Property.EmitsChangedSignal" value="const"/></property>
             <property name="State" type="s" access="read"/>
           </interface>
         \(propertiesInterface)
@@ -100,14 +104,14 @@ enum Introspection {
             <signal name="Advertisement"><arg name="rssi" type="i"/><arg name="data" type="ay"/></signal>
             <property name="DisplayName" type="s" access="read"/>
             <property name="State" type="s" access="read"/>
-            <property name="App" type="s" access="read"/>
-            <property name="BluetoothAddress" type="s" access="read"/>
-            <property name="BluetoothAddressType" type="s" access="read"/>
+            <property name="App" type="s" access="read"><annotation name="org.freedesktop.DBus.Property.EmitsChangedSignal" value="const"/></property>
+            <property name="BluetoothAddress" type="s" access="read"><annotation name="org.freedesktop.DBus.Property.EmitsChangedSignal" value="const"/></property>
+            <property name="BluetoothAddressType" type="s" access="read"><annotation name="org.freedesktop.DBus.Property.EmitsChangedSignal" value="const"/></property>
             <property name="SSID" type="ay" access="read"/>
             <property name="Descriptor" type="a{ss}" access="read"/>
             <property name="BridgingIdentifier" type="s" access="read"/>
             <property name="Present" type="b" access="read"/>
-            <property name="RSSI" type="i" access="read"/>
+            <property name="RSSI" type="i" access="read"><annotation name="org.freedesktop.DBus.Property.EmitsChangedSignal" value="false"/></property>
           </interface>
         \(propertiesInterface)
         \(standard)

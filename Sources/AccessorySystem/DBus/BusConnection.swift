@@ -20,8 +20,10 @@ public final class BusConnection {
     let bus: OpaquePointer
     private var handlers: [String: MethodHandler] = [:]
     private var slots: [OpaquePointer] = []
+    /// What to do when a peer leaves, by its unique name.
     private var peerHandlers: [String: () -> Void] = [:]
-    private var tracks: [String: OpaquePointer] = [:]
+    /// The one match for peers leaving (`watchDepartures`), once installed.
+    private var departures: OpaquePointer?
     private var signalHandlers: [Unmanaged<SignalHandler>] = []
 
     private final class SignalHandler {
@@ -53,7 +55,6 @@ public final class BusConnection {
     }
 
     deinit {
-        for track in tracks.values { sd_bus_track_unref(track) }
         for slot in slots { sd_bus_slot_unref(slot) }
         for handler in signalHandlers { handler.release() }
         sd_bus_flush_close_unref(bus)
@@ -165,11 +166,12 @@ public final class BusConnection {
     /// Calls `handler` for every signal `member` of `interface` that reaches
     /// this connection (broadcast from `sender`, or unicast to it).
     public func onSignal(
-        sender: String?, interface: String, member: String? = nil, _ handler: @escaping (BusMessage) -> Void
+        sender: String?, path: String? = nil, interface: String, member: String? = nil,
+        _ handler: @escaping (BusMessage) -> Void
     ) throws(SystemError) {
         var slot: OpaquePointer?
         let box = Unmanaged.passRetained(SignalHandler(handler))
-        let result = sd_bus_match_signal(bus, &slot, sender, nil, interface, member, { message, userdata, _ in
+        let result = sd_bus_match_signal(bus, &slot, sender, path, interface, member, { message, userdata, _ in
             guard let message, let userdata else { return 0 }
             Unmanaged<SignalHandler>.fromOpaque(userdata).takeUnretainedValue().handler(BusMessage(message))
             return 0
@@ -180,6 +182,17 @@ public final class BusConnection {
         }
         slots.append(slot)
         signalHandlers.append(box)
+    }
+
+    /// Calls `handler` once this connection to the bus is gone, whatever the
+    /// cause: the bus daemon went away or dropped us, or sd-bus closed it
+    /// itself (as it does when an asynchronously installed match fails; see
+    /// `watchDepartures`). sd-bus synthesizes
+    /// `org.freedesktop.DBus.Local.Disconnected`, which is what this catches;
+    /// nothing is sent to the bus daemon for it (a local match).
+    public func onDisconnected(_ handler: @escaping () -> Void) throws(SystemError) {
+        try onSignal(sender: nil, path: "/org/freedesktop/DBus/Local", interface: "org.freedesktop.DBus.Local",
+                     member: "Disconnected") { _ in handler() }
     }
 
     /// Processes what the bus has received, without the event loop: for
@@ -194,23 +207,41 @@ public final class BusConnection {
 
     /// Calls `handler` once when the peer that sent `message` leaves the bus
     /// (disconnects or crashes). Watching the same peer again is a no-op.
+    /// Call `watchDepartures()` before serving: a peer that leaves before
+    /// the watch is installed is not seen.
     public func whenSenderLeaves(_ message: BusMessage, _ handler: @escaping () -> Void) throws(SystemError) {
-        guard let sender = message.sender, tracks[sender] == nil else { return }
-        var track: OpaquePointer?
-        var result = sd_bus_track_new(bus, &track, { track, userdata in
-            guard let track, let userdata else { return 0 }
+        guard let sender = message.sender, peerHandlers[sender] == nil else { return }
+        try watchDepartures()
+        peerHandlers[sender] = handler
+    }
+
+    /// Installs, once and synchronously, the one match that tells this
+    /// connection of every peer leaving the bus (NameOwnerChanged with no
+    /// new owner). Not sd_bus_track: it installs one match per peer, each
+    /// asynchronously, and sd-bus closes the whole connection when such an
+    /// install fails, whether the bus daemon refused it (its limit of
+    /// match rules per connection, 512 on a system bus) or its answer came
+    /// after the 25 s timeout because the loop was held up. One match
+    /// installed at start can fail only at start, where it is reported.
+    public func watchDepartures() throws(SystemError) {
+        guard departures == nil else { return }
+        var slot: OpaquePointer?
+        let rule = "type='signal',sender='org.freedesktop.DBus',path='/org/freedesktop/DBus',"
+            + "interface='org.freedesktop.DBus',member='NameOwnerChanged',arg2=''"
+        let result = sd_bus_add_match(bus, &slot, rule, { message, userdata, _ in
+            guard let message, let userdata else { return 0 }
             let connection = Unmanaged<BusConnection>.fromOpaque(userdata).takeUnretainedValue()
-            connection.peerLeft(track)
+            let signal = BusMessage(message)
+            // (name, old owner, new owner): a unique name owned by itself and now by no one is a peer gone.
+            guard let name = try? signal.readString(), let old = try? signal.readString(),
+                let new = try? signal.readString(), new.isEmpty, old == name
+            else { return 0 }
+            connection.peerLeft(name)
             return 0
         }, Unmanaged.passUnretained(self).toOpaque())
-        guard result >= 0, let track else { throw SystemError(operation: "sd_bus_track_new", errno: -result) }
-        result = sd_bus_track_add_sender(track, message.message)
-        guard result >= 0 else {
-            sd_bus_track_unref(track)
-            throw SystemError(operation: "sd_bus_track_add_sender", errno: -result)
-        }
-        tracks[sender] = track
-        peerHandlers[sender] = handler
+        guard result >= 0, let slot else { throw SystemError(operation: "sd_bus_add_match(NameOwnerChanged)", errno: -result) }
+        departures = slot
+        slots.append(slot)
     }
 
     /// Who sent `message`, as the bus daemon vouches for it (without its
@@ -219,12 +250,8 @@ public final class BusConnection {
         try CallerCredentials(message)
     }
 
-    private func peerLeft(_ track: OpaquePointer) {
-        guard let sender = tracks.first(where: { $0.value == track })?.key else { return }
-        tracks.removeValue(forKey: sender)
-        let handler = peerHandlers.removeValue(forKey: sender)
-        sd_bus_track_unref(track)
-        handler?()
+    private func peerLeft(_ sender: String) {
+        peerHandlers.removeValue(forKey: sender)?()
     }
 
     private func dispatch(_ raw: OpaquePointer) -> Int32 {

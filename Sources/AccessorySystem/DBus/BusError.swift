@@ -13,4 +13,12 @@ public struct BusError: Error, Hashable, Sendable, CustomStringConvertible {
     public static func invalidArguments(_ message: String) -> BusError {
         BusError(name: "org.freedesktop.DBus.Error.InvalidArgs", message: message)
     }
+
+    /// The standard name for "more than the receiver accepts" (a cap on
+    /// entries, lengths or sizes), so a reader can tell a limit from a mistake.
+    public static let limitsExceededName = "org.freedesktop.DBus.Error.LimitsExceeded"
+
+    public static func limitsExceeded(_ message: String) -> BusError {
+        BusError(name: limitsExceededName, message: message)
+    }
 }

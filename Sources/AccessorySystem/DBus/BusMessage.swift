@@ -96,13 +96,19 @@ extension BusMessage {
     }
 
     /// An `a{ss}` argument, in the order sent; a key sent twice is an error.
-    public func readStringPairs() throws(BusError) -> [(key: String, value: String)] {
+    /// Linear in the entries: keys seen go into a set, so a dictionary of a
+    /// hundred thousand entries costs a hundred thousand lookups, not their square.
+    /// With `maxEntries`, one entry more ends the reading at once with a
+    /// `BusError.limitsExceeded`, before the rest is looked at.
+    public func readStringPairs(maxEntries: Int = .max) throws(BusError) -> [(key: String, value: String)] {
         var pairs: [(key: String, value: String)] = []
+        var keys: Set<String> = []
         try readArray("{ss}") { () throws(BusError) in
+            guard pairs.count < maxEntries else { throw .limitsExceeded("more than \(maxEntries) entries") }
             try readContainer("e", "ss") { () throws(BusError) in
                 let key = try readString()
                 let value = try readString()
-                guard !pairs.contains(where: { $0.key == key }) else { throw .invalidArguments("\(key) given twice") }
+                guard keys.insert(key).inserted else { throw .invalidArguments("\(key) given twice") }
                 pairs.append((key, value))
             }
         }

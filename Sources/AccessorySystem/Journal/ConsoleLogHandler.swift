@@ -29,10 +29,12 @@ public struct ConsoleLogHandler: LogHandler {
         let fields = metadata
             .filter { $0.key != MessageID.metadataKey }
             .sorted { $0.key < $1.key }
-            .map { "\($0.key)=\($0.value)" }
+            .map { "\($0.key)=\(DisplayText.escaped($0.value.description))" }
         let suffix = fields.isEmpty ? "" : " [" + fields.joined(separator: " ") + "]"
         let name = level.rawValue.padding(toLength: 8)
-        return "\(time) \(name)\(message)\(suffix)"
+        // One event, one line: an app's name with a newline or an escape
+        // sequence in it neither forges a line nor drives the terminal.
+        return "\(time) \(name)\(DisplayText.escaped(message))\(suffix)"
     }
 
     /// Local time of day with milliseconds, without Foundation.

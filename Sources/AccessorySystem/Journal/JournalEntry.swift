@@ -1,10 +1,13 @@
+import AccessoryCore
 import Logging
 
 /// The fields of one journald entry, built from a swift-log record. Kept
 /// apart from the sending so that what reaches the journal can be tested
 /// without a journal.
 public struct JournalEntry: Equatable, Sendable {
-    /// Field assignments in order, `NAME` and raw value bytes (values may hold newlines).
+    /// Field assignments in order, `NAME` and value. The message and the
+    /// metadata carry text from apps and radios: their control and format
+    /// characters are escaped (`DisplayText`), so no entry holds a raw one.
     public var fields: [(name: String, value: String)]
 
     public static func == (lhs: Self, rhs: Self) -> Bool {
@@ -16,7 +19,7 @@ public struct JournalEntry: Equatable, Sendable {
         identifier: String, file: String, line: UInt, function: String
     ) {
         var fields: [(String, String)] = [
-            ("MESSAGE", message),
+            ("MESSAGE", DisplayText.escaped(message)),
             ("PRIORITY", String(Self.priority(level))),
             ("SYSLOG_IDENTIFIER", identifier),
             ("CODE_FILE", file),
@@ -48,11 +51,11 @@ public struct JournalEntry: Equatable, Sendable {
                 flatten(key: key + "." + subkey, value: subvalue, into: &fields)
             }
         case .array(let items):
-            fields.append((JournalFieldName.mapping(key), items.map(\.description).joined(separator: ",")))
+            fields.append((JournalFieldName.mapping(key), DisplayText.escaped(items.map(\.description).joined(separator: ","))))
         case .string(let text):
-            fields.append((JournalFieldName.mapping(key), text))
+            fields.append((JournalFieldName.mapping(key), DisplayText.escaped(text)))
         case .stringConvertible(let item):
-            fields.append((JournalFieldName.mapping(key), item.description))
+            fields.append((JournalFieldName.mapping(key), DisplayText.escaped(item.description)))
         }
     }
 }

@@ -71,6 +71,7 @@ import TestSupport
             activated []
             show None
             signal Activated []
+            signal PropertiesChanged org.accessoryagent.Session1 {State=active} []
             signal PickerDidPresent
             signal InterfacesAdded \(path) {org.accessoryagent.Accessory1={DisplayName=Porch battery,State=authorized,App=sensor-logger,BluetoothAddress=C0:FF:EE:00:00:01,BluetoothAddressType=public,SSID=,Descriptor={ServiceUUID=180F,NameSubstring=Porch},BridgingIdentifier=,Present=true,RSSI=-50}}
             signal AccessoryAdded \(path)
@@ -118,8 +119,8 @@ import TestSupport
             """)
         #expect(h.store.grants[grant.accessory]?.displayName == "Porch battery")
 
-        // B's listener heard nothing of A's: no signal but its own Activated.
+        // B's listener heard nothing of A's: no signal but its own Activated and State.
         #expect(FileManager.default.createFile(atPath: release, contents: nil))
-        #expect(h.finish(b) == "activated []\nsignal Activated []\n")
+        #expect(h.finish(b) == "activated []\nsignal Activated []\nsignal PropertiesChanged org.accessoryagent.Session1 {State=active} []\n")
     }
 }

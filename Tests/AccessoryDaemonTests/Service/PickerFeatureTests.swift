@@ -108,7 +108,8 @@ import TestSupport
         let id = path.split(separator: "/").last.map(String.init) ?? ""
         let events = lines.filter { !$0.hasPrefix("signal InterfacesAdded") && !$0.hasPrefix("signal InterfacesRemoved") }
         #expect(events == [
-            "signal Activated []", "signal PickerDidPresent",
+            "signal Activated []", "signal PropertiesChanged org.accessoryagent.Session1 {State=active} []",
+            "signal PickerDidPresent",
             "signal AccessoryAdded \(path)", "signal PickerDidDismiss  ",
             "state awaitingAuthorization",
             "ok", "state authorized",
@@ -119,7 +120,13 @@ import TestSupport
             "renamed ACME-Garage bridge-1 {SSID=ACME-Cam-7F}",
             "ok",
             // Signals queue while the client waits on its calls; they arrive in order.
-            "signal AccessoryChanged \(path)", "signal AccessoryChanged \(path)", "signal AccessoryChanged \(path)",
+            // Each change: the new property values first (a client's cache follows), then AccessoryChanged.
+            "signal PropertiesChanged org.accessoryagent.Accessory1 {DisplayName=ACME-Cam,State=authorized,SSID=41434d452d43616d2d3746,Descriptor={SSIDPrefix=ACME-},BridgingIdentifier=bridge-1} []",
+            "signal AccessoryChanged \(path)",
+            "signal PropertiesChanged org.accessoryagent.Accessory1 {DisplayName=ACME-Cam,State=authorized,SSID=41434d452d43616d2d3746,Descriptor={SSID=ACME-Cam-7F},BridgingIdentifier=bridge-1} []",
+            "signal AccessoryChanged \(path)",
+            "signal PropertiesChanged org.accessoryagent.Accessory1 {DisplayName=ACME-Garage,State=authorized,SSID=41434d452d476172616765,Descriptor={SSID=ACME-Cam-7F},BridgingIdentifier=bridge-1} []",
+            "signal AccessoryChanged \(path)",
             "signal AccessoryRemoved \(path)",
             "signal PickerSetupFailed org.accessoryagent.Error.unknown the app failed the setup of ACME-Garage",
         ])
@@ -256,14 +263,16 @@ import TestSupport
         let path = BusNames.path(of: AccessoryID(0xC1))
         #expect(h.finish(a) == """
             signal Activated [\(path)]
+            signal PropertiesChanged org.accessoryagent.Session1 {State=active} []
             signal PropertiesChanged org.accessoryagent.Accessory1 {Present=true,RSSI=-50} []
             signal Advertisement -50 020106080941636d652035300303 0f18
+            signal PropertiesChanged org.accessoryagent.Accessory1 {DisplayName=Front porch,State=authorized,SSID=,Descriptor={},BridgingIdentifier=} []
             signal AccessoryChanged \(path)
             signal AccessoryRemoved \(path)
             signal InterfacesRemoved \(path) [org.accessoryagent.Accessory1]
 
             """.replacingOccurrences(of: "0303 0f18", with: "03030f18"))
-        #expect(h.finish(b) == "signal Activated []\n")
+        #expect(h.finish(b) == "signal Activated []\nsignal PropertiesChanged org.accessoryagent.Session1 {State=active} []\n")
         #expect(h.store.grants.isEmpty)
     }
 }
