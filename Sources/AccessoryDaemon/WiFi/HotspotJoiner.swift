@@ -64,7 +64,7 @@ public final class HotspotJoiner {
         do {
             client = try WPASupplicantClient(
                 interface: interface, controlDirectory: settings.controlDirectory,
-                runtimeDirectory: settings.runtimeDirectory, loop: loop)
+                runtimeDirectory: settings.runtimeDirectory, requestTimeout: settings.requestTimeout, loop: loop)
         } catch {
             throw .wpaSupplicant(interface: interface, .system(error))
         }

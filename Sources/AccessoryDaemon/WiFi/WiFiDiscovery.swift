@@ -67,16 +67,21 @@ public final class WiFiDiscovery {
                            metadata: ["error": "nl80211 family not found"])
                 return false
             }
-            self.scanner = scanner
-            watch = try loop.watch(fd: scanner.eventFileDescriptor) { [self] _ in handleEvents() }
+            try start(scanner: scanner, interfaces: initial)
         } catch {
             logger.log(.wifiUnavailable, level: .warning, "Wi-Fi discovery cannot start: \(error)",
                        metadata: ["error": "\(error)"])
             scanner = nil
             return false
         }
-        for info in initial { add(info) }
         return true
+    }
+
+    /// With a scanner opened elsewhere (tests: over a socket pair playing the kernel).
+    func start(scanner: NL80211Scanner, interfaces initial: [WiFiInterfaceInfo]) throws(SystemError) {
+        watch = try loop.watch(fd: scanner.eventFileDescriptor) { [self] _ in handleEvents() }
+        self.scanner = scanner
+        for info in initial { add(info) }
     }
 
     /// Whether something needs Wi-Fi now: an app's request with a Wi-Fi

@@ -1,3 +1,5 @@
+import Glibc
+
 /// nl80211 requests on the event loop: each is sent, its socket watched, and
 /// its answer assembled from the datagrams as they arrive
 /// (`NL80211ReplyAssembly`), so the loop never waits for the kernel. One
@@ -21,7 +23,9 @@ final class NL80211RequestChannel {
         let completion: Completion
     }
 
-    private unowned let loop: EventLoop
+    /// Weak: the loop outlives its sources in the daemon, but nothing here
+    /// may touch a loop that is gone (tests tear down in any order).
+    private weak var loop: EventLoop?
     private let transport: any NetlinkTransport
     private var watch: WatchToken?
     private var deadline: TimerToken?
@@ -59,9 +63,9 @@ final class NL80211RequestChannel {
 
     /// Stops watching the socket and ends every request with `cancelled`.
     func close() {
-        if let watch { loop.stopWatching(watch) }
+        if let watch { loop?.stopWatching(watch) }
         watch = nil
-        if let deadline { loop.cancel(deadline) }
+        if let deadline { loop?.cancel(deadline) }
         deadline = nil
         let all = (inFlight.map { [$0] } ?? []) + waiting
         inFlight = nil
@@ -73,6 +77,7 @@ final class NL80211RequestChannel {
         while inFlight == nil, !waiting.isEmpty {
             let request = waiting.removeFirst()
             do throws(SystemError) {
+                guard let loop else { throw SystemError(operation: "nl80211 request without its event loop", errno: ESHUTDOWN) }
                 try transport.send(request.bytes)
                 deadline = try loop.after(timeout) { [weak self] in self?.timedOut() }
                 inFlight = request
@@ -111,14 +116,15 @@ final class NL80211RequestChannel {
     private func end(_ outcome: NL80211ReplyAssembly.Outcome) {
         guard let request = inFlight else { return }
         inFlight = nil
-        if let deadline { loop.cancel(deadline) }
+        if let deadline { loop?.cancel(deadline) }
         deadline = nil
         request.completion(outcome)
         startNext()
     }
 
     private func deliverLater(_ completion: @escaping Completion, _ outcome: NL80211ReplyAssembly.Outcome) {
-        do {
+        do throws(SystemError) {
+            guard let loop else { throw SystemError(operation: "no event loop", errno: ESHUTDOWN) }
             try loop.after(.zero) { completion(outcome) }
         } catch {
             completion(outcome)

@@ -54,6 +54,9 @@ public final class NL80211Scanner {
 
     deinit { requests.close() }
 
+    /// Requests sent or waiting, not answered yet.
+    var pendingRequests: Int { requests.pending }
+
     /// The descriptor to watch for readability; then call `readEvents()`.
     public var eventFileDescriptor: Int32 { events.fileDescriptor }
 

@@ -29,7 +29,9 @@ final class WPARequestQueue {
         let completion: Completion
     }
 
-    private unowned let loop: EventLoop
+    /// Weak: the loop outlives its sources in the daemon, but nothing here
+    /// may touch a loop that is gone (tests tear down in any order).
+    private weak var loop: EventLoop?
     /// The path for the socket of one generation.
     private let localPath: (Int) -> String
     private var generation = 0
@@ -78,7 +80,8 @@ final class WPARequestQueue {
         guard inFlight == nil, !waiting.isEmpty else { return }
         let request = waiting.removeFirst()
         do throws(SystemError) {
-            let socket = try openSocket()
+            guard let loop else { throw SystemError(operation: "wpa_supplicant request without its event loop", errno: ESHUTDOWN) }
+            let socket = try openSocket(on: loop)
             // Nothing should wait on a socket whose previous request was answered;
             // anything there is not the answer to this one.
             while try socket.receive() != nil {}
@@ -93,7 +96,7 @@ final class WPARequestQueue {
         inFlight = request
     }
 
-    private func openSocket() throws(SystemError) -> WPAControlSocket {
+    private func openSocket(on loop: EventLoop) throws(SystemError) -> WPAControlSocket {
         if let socket { return socket }
         generation += 1
         let socket = try WPAControlSocket(controlPath: controlPath, localPath: localPath(generation))
@@ -103,9 +106,9 @@ final class WPARequestQueue {
     }
 
     private func closeSocket() {
-        if let deadline { loop.cancel(deadline) }
+        if let deadline { loop?.cancel(deadline) }
         deadline = nil
-        if let watch { loop.stopWatching(watch) }
+        if let watch { loop?.stopWatching(watch) }
         watch = nil
         socket = nil
     }
@@ -125,7 +128,7 @@ final class WPARequestQueue {
             if datagram.first == UInt8(ascii: "<") { continue }
             guard let request = inFlight else { continue }  // answers nothing we asked
             inFlight = nil
-            if let deadline { loop.cancel(deadline) }
+            if let deadline { loop?.cancel(deadline) }
             deadline = nil
             request.completion(.success(datagram))
             startNext()
@@ -150,7 +153,8 @@ final class WPARequestQueue {
     }
 
     private func deliverLater(_ completion: @escaping Completion, _ result: Result<[UInt8], WPAControlError>) {
-        do {
+        do throws(SystemError) {
+            guard let loop else { throw SystemError(operation: "no event loop", errno: ESHUTDOWN) }
             try loop.after(.zero) { completion(result) }
         } catch {
             completion(result)
