@@ -1,6 +1,7 @@
 import AccessoryCodecs
 import AccessoryCore
 import AccessorySystem
+import Glibc
 import Logging
 
 /// One join of one interface to one accessory's hotspot, from its start to its
@@ -53,6 +54,9 @@ public final class HotspotJoin {
     private var undoCommands: [WPACommand] = []
     private var undoRestored = true
     private var released = false
+    private var livenessTimer: TimerToken?
+    /// The wpa_supplicant this join started with is gone: nothing to undo in it.
+    private var supplicantGone = false
 
     init(
         loop: EventLoop, client: WPASupplicantClient, ssid: SSID, credential: WPACredential,
@@ -91,6 +95,7 @@ public final class HotspotJoin {
             deadlineTimer = nil
             if let result = machine.checkDeadline() { finish(result) }
         }
+        armLivenessCheck()
         step({ done in self.client.networks(completion: done) }) { [self] networks in
             previous = NetworkSnapshot(networks)
             step({ done in self.client.addNetwork(completion: done) }) { [self] id in
@@ -152,7 +157,9 @@ public final class HotspotJoin {
             guard result == nil else { return }
             switch outcome {
             case .success(let value): next(value)
-            case .failure(let error): fail("\(error)")
+            case .failure(let error):
+                if Self.meansGone(error) { supplicantGone = true }
+                fail("\(error)")
             }
         }
     }
@@ -160,6 +167,44 @@ public final class HotspotJoin {
     private func fail(_ reason: String) {
         guard result == nil else { return }
         if let ended = machine.handle(.failed(reason: reason)) { finish(ended) }
+    }
+
+    // MARK: wpa_supplicant going away
+
+    /// How often a join asks wpa_supplicant whether it is still there. Its
+    /// sockets are connected to the control socket of the instance the join
+    /// started with: a PING fails with ECONNREFUSED once that instance is gone,
+    /// even if another has taken its path since.
+    static let livenessInterval: Duration = .seconds(5)
+
+    private func armLivenessCheck() {
+        livenessTimer = try? loop.after(Self.livenessInterval) { [weak self] in
+            guard let self else { return }
+            livenessTimer = nil
+            guard !hasLeft else { return }
+            client.request(.ping) { [weak self] outcome in
+                guard let self, !hasLeft else { return }
+                if case .failure(let error) = outcome, Self.meansGone(error) {
+                    supplicantGone = true
+                    logger.warning("wpa_supplicant on \(interface) went away: \(error)",
+                                   metadata: ["wifi.interface": "\(interface)", "wifi.event": "hotspot-supplicant-gone"])
+                    if result == nil {
+                        fail("wpa_supplicant went away")
+                    } else {
+                        follow(.lost(reason: "wpa_supplicant went away"))
+                    }
+                    return
+                }
+                armLivenessCheck()
+            }
+        }
+    }
+
+    /// Whether `error` says wpa_supplicant's control socket is no longer there
+    /// (killed, stopped, or replaced by a new instance), rather than slow or refusing.
+    static func meansGone(_ error: WPAControlError) -> Bool {
+        guard case .system(let system) = error else { return false }
+        return [ECONNREFUSED, ENOENT, ECONNRESET, ENOTCONN].contains(system.errno)
     }
 
     // MARK: The end
@@ -203,6 +248,8 @@ public final class HotspotJoin {
     private func stopFollowing() {
         if let deadlineTimer { loop.cancel(deadlineTimer) }
         deadlineTimer = nil
+        if let livenessTimer { loop.cancel(livenessTimer) }
+        livenessTimer = nil
         if let graceTimer { loop.cancel(graceTimer) }
         graceTimer = nil
         dhcp.stop()
@@ -215,6 +262,17 @@ public final class HotspotJoin {
         guard !undoStarted else { return }
         undoStarted = true
         guard let record else {
+            release()
+            return
+        }
+        if supplicantGone {
+            // The temporary network went with it (it was never saved), and the
+            // network ids of the one that replaces it are not ours to change:
+            // its own configuration brings the uplink back.
+            try? AgentDirectories.remove(recordPath)
+            logger.warning("wpa_supplicant on \(interface) went away during the hotspot join; nothing of the join is left to undo",
+                           metadata: ["wifi.interface": "\(interface)", "wifi.event": "hotspot-supplicant-gone",
+                                      "wifi.temporary_network": "\(record.temporaryNetwork)"])
             release()
             return
         }

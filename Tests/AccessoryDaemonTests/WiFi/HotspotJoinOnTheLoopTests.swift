@@ -107,4 +107,51 @@ struct HotspotJoinOnTheLoopTests {
         #expect(!FileManager.default.fileExists(atPath: scratch.path("state/\(JoinRecord.fileName(interface: "lo"))")),
                 "the record is removed once the previous network is back")
     }
+
+    @Test("wpa_supplicant replaced by a new instance mid-join: the join ends with a typed result, and the new one is not touched")
+    func supplicantReplaced() throws {
+        let loop = try EventLoop(pingsWatchdog: false)
+        var peer: UnixDatagramPeer? = try UnixDatagramPeer(path: scratch.path("wpa/lo"))
+        let joiner = HotspotJoiner(loop: loop, settings: settings)
+        var selected = false
+        var peerWatch: WatchToken?
+        peerWatch = try loop.watch(fd: peer!.fd) { _ in
+            while let request = peer?.receive() {
+                switch request.text {
+                case "LIST_NETWORKS": peer?.reply("network id / ssid / bssid / flags\n0\tHome\tany\t[CURRENT]\n", to: request.sender)
+                case "ADD_NETWORK": peer?.reply("1\n", to: request.sender)
+                case "SELECT_NETWORK 1":
+                    peer?.reply("OK\n", to: request.sender)
+                    selected = true
+                default: peer?.reply("OK\n", to: request.sender)
+                }
+            }
+        }
+        var result: HotspotJoinResult?
+        try joiner.join(ssid: SSID("Lamp")!, credential: .open, interface: "lo") { result = $0 }
+        run(loop, until: { selected })
+        #expect(selected)
+        #expect(FileManager.default.fileExists(atPath: scratch.path("state/\(JoinRecord.fileName(interface: "lo"))")))
+
+        // Killed, and a new wpa_supplicant takes the same control path.
+        if let peerWatch { loop.stopWatching(peerWatch) }
+        peer = nil
+        let successor = try UnixDatagramPeer(path: scratch.path("wpa/lo"))
+        var toSuccessor: [String] = []
+        let successorWatch = try loop.watch(fd: successor.fd) { _ in
+            while let request = successor.receive() {
+                toSuccessor.append(request.text)
+                successor.reply("OK\n", to: request.sender)
+            }
+        }
+        defer { loop.stopWatching(successorWatch) }
+        run(loop, until: { result != nil && joiner.join(on: "lo") == nil })
+
+        #expect(result == .failed(reason: "wpa_supplicant went away"))
+        #expect(joiner.join(on: "lo") == nil, "the interface is given back")
+        #expect(!toSuccessor.contains { $0.hasPrefix("REMOVE_NETWORK") || $0.hasPrefix("SELECT_NETWORK") || $0.hasPrefix("ENABLE_NETWORK") },
+                "the new instance's networks are its own: \(toSuccessor)")
+        #expect(!FileManager.default.fileExists(atPath: scratch.path("state/\(JoinRecord.fileName(interface: "lo"))")),
+                "nothing is left for a later start to undo")
+    }
 }
