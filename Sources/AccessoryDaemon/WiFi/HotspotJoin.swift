@@ -54,6 +54,8 @@ public final class HotspotJoin {
     private var undoCommands: [WPACommand] = []
     private var undoRestored = true
     private var released = false
+    /// The DHCP client is being stopped (on the loop); the undo waits for it.
+    private var dhcpStopping = false
     private var livenessTimer: TimerToken?
     /// The wpa_supplicant this join started with is gone: nothing to undo in it.
     private var supplicantGone = false
@@ -151,7 +153,7 @@ public final class HotspotJoin {
             // A network added after a leave was asked for is known now, and undone.
             if case .success(let value) = outcome, let id = value as? WPANetworkID { network = network ?? id }
             if hasLeft {
-                undo()
+                undoWhenReady()
                 return
             }
             guard result == nil else { return }
@@ -215,8 +217,19 @@ public final class HotspotJoin {
         guard !hasLeft else { return }
         hasLeft = true
         stopFollowing()
-        // A request of the start sequence still out: its answer triggers the undo.
-        if !stepInFlight { undo() }
+        // The lease is released over the hotspot, so before its network goes;
+        // and a request of the start sequence still out is answered first.
+        dhcpStopping = true
+        dhcp.stop(on: loop) { [weak self] in
+            guard let self else { return }
+            dhcpStopping = false
+            undoWhenReady()
+        }
+    }
+
+    private func undoWhenReady() {
+        guard !stepInFlight, !dhcpStopping else { return }
+        undo()
     }
 
     /// `leave()` for when the event loop is stopping or stopped (the daemon
@@ -227,6 +240,7 @@ public final class HotspotJoin {
         guard !released else { return }
         hasLeft = true
         stopFollowing()
+        dhcp.stop()
         client.cancelRequests()
         if !undoStarted {
             undoStarted = true
@@ -252,7 +266,6 @@ public final class HotspotJoin {
         livenessTimer = nil
         if let graceTimer { loop.cancel(graceTimer) }
         graceTimer = nil
-        dhcp.stop()
         client.detach()
     }
 

@@ -75,6 +75,54 @@ struct DHCPClientProcessTests {
         #expect(!FileManager.default.fileExists(atPath: "\(directory)/udhcpc-wlan9.script"))
     }
 
+    @Test("stopped on the loop: the loop serves other sources while the client releases, then the completion")
+    func stopOnTheLoop() throws {
+        let scratch = try ScratchDirectory("dhcp")
+        let directory = scratch.path
+        // A client that releases only once told to go on: a file the test makes from the loop.
+        let program = "\(directory)/slow-release"
+        try """
+            #!/usr/bin/python3
+            import os, signal, sys, time
+            def released(*_):
+                while not os.path.exists("\(directory)/go"):
+                    time.sleep(0.02)
+                open("\(directory)/released", "w").close()
+                sys.exit(0)
+            signal.signal(signal.SIGTERM, released)
+            print("lease 10.1.2.3 24", flush=True)
+            while True:
+                time.sleep(0.05)
+
+            """.write(toFile: program, atomically: true, encoding: .utf8)
+        chmod(program, 0o755)
+        let loop = try EventLoop(pingsWatchdog: false)
+        let client = DHCPClientProcess(interface: "wlan9", runtimeDirectory: directory, program: program)
+        var lease: IPv4Address?
+        try client.start(loop: loop, onLease: { lease = $0 }, onExit: { _ in })
+        for _ in 0..<200 where lease == nil { _ = loop.runOnce(timeout: .milliseconds(50)) }
+        #expect(lease != nil)
+
+        var order: [String] = []
+        var stopped = false
+        client.stop(on: loop, timeout: .seconds(600)) {
+            stopped = true
+            order.append("client gone")
+        }
+        order.append("stop asked")
+        let other = try EventLoopWakeup()
+        try loop.watch(other) {
+            order.append(stopped ? "other source served after" : "other source served while the client releases")
+            FileManager.default.createFile(atPath: "\(directory)/go", contents: nil)
+        }
+        other.wake()
+        for _ in 0..<400 where !stopped { _ = loop.runOnce(timeout: .milliseconds(50)) }
+
+        #expect(order == ["stop asked", "other source served while the client releases", "client gone"])
+        #expect(client.pid == 0)
+        #expect(FileManager.default.fileExists(atPath: "\(directory)/released"), "released before it exited")
+    }
+
     @Test("a client that gives up is reported with its exit status")
     func exitWithoutLease() throws {
         let scratch = try ScratchDirectory("dhcp")
