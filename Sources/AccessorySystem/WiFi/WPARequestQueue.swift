@@ -83,8 +83,9 @@ final class WPARequestQueue {
             guard let loop else { throw SystemError(operation: "wpa_supplicant request without its event loop", errno: ESHUTDOWN) }
             let socket = try openSocket(on: loop)
             // Nothing should wait on a socket whose previous request was answered;
-            // anything there is not the answer to this one.
-            while try socket.receive() != nil {}
+            // anything there is not the answer to this one. Bounded: a peer
+            // that floods gets its request sent all the same.
+            for _ in 0..<Self.datagramsPerWakeUp { guard try socket.receive() != nil else { break } }
             try socket.send(request.command.bytes)
             deadline = try loop.after(timeout) { [weak self] in self?.timedOut() }
         } catch {

@@ -15,6 +15,9 @@ struct NL80211RequestsOnTheLoopTests {
     final class SocketPair: NetlinkTransport {
         let fileDescriptor: Int32
         let kernel: Int32
+        /// The next receive fails with this errno, as the kernel's socket does
+        /// with ENOBUFS when it dropped messages for it.
+        var failNextReceive: Int32?
 
         init() throws {
             var fds: [Int32] = [-1, -1]
@@ -33,6 +36,10 @@ struct NL80211RequestsOnTheLoopTests {
         }
 
         func receive() throws(SystemError) -> [UInt8]? {
+            if let errno = failNextReceive {
+                failNextReceive = nil
+                throw SystemError(operation: "nl_recv", errno: errno)
+            }
             var buffer = [UInt8](repeating: 0, count: 65536)
             let count = recv(fileDescriptor, &buffer, buffer.count, 0)
             if count < 0 { if errno == EAGAIN { return nil } else { throw SystemError.last("recv") } }
@@ -167,5 +174,38 @@ struct NL80211RequestsOnTheLoopTests {
         #expect(try outcomes[1].get() == .busy)
         #expect(throws: NL80211RequestError.kernel(operation: "TRIGGER_SCAN", errno: ENETDOWN)) { try outcomes[2].get() }
         #expect(throws: NL80211RequestError.malformedReply(operation: "TRIGGER_SCAN")) { try outcomes[3].get() }
+    }
+
+    @Test("ENOBUFS in the middle of a dump ends it as incomplete; its rest is skipped and the next dump is whole")
+    func lostParts() throws {
+        let loop = try EventLoop(pingsWatchdog: false)
+        let pair = try SocketPair()
+        let (family, _) = try Self.capturedDump(sequence: 0)
+        let scanner = try scanner(loop, pair, family: family)
+        var requests = 0
+        let kernelWatch = try loop.watch(fd: pair.kernel) { _ in
+            while let request = pair.request(), let dump = try? Self.capturedDump(sequence: request.sequence) {
+                requests += 1
+                if requests == 1 {
+                    // The first part arrives, then the socket overflows; the rest still comes.
+                    pair.answer(dump.messages[0])
+                    pair.failNextReceive = ENOBUFS
+                    pair.answer(dump.messages[1])
+                    pair.answer(dump.messages[2])
+                } else {
+                    for message in dump.messages { pair.answer(message) }
+                }
+            }
+        }
+        defer { loop.stopWatching(kernelWatch) }
+        var first: Result<NL80211Scanner.Dump, NL80211RequestError>?
+        var second: Result<NL80211Scanner.Dump, NL80211RequestError>?
+        scanner.scanResults(interfaceIndex: 3) { first = $0 }
+        run(loop, until: { first != nil })
+        scanner.scanResults(interfaceIndex: 3) { second = $0 }
+        run(loop, until: { second != nil })
+
+        #expect(throws: NL80211RequestError.transport(SystemError(operation: "nl_recv", errno: ENOBUFS))) { try first?.get() }
+        #expect(try second?.get().results.count == 2)
     }
 }
