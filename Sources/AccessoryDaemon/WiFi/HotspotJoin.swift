@@ -216,10 +216,11 @@ public final class HotspotJoin {
     public func leave() {
         guard !hasLeft else { return }
         hasLeft = true
-        stopFollowing()
         // The lease is released over the hotspot, so before its network goes;
-        // and a request of the start sequence still out is answered first.
+        // and a request of the start sequence still out is answered first
+        // (stopping the events ends an ATTACH under way at once).
         dhcpStopping = true
+        stopFollowing()
         dhcp.stop(on: loop) { [weak self] in
             guard let self else { return }
             dhcpStopping = false
@@ -239,6 +240,8 @@ public final class HotspotJoin {
     public func leaveBlocking() {
         guard !released else { return }
         hasLeft = true
+        // Nothing is sent on the loop from here: the undo is done below.
+        dhcpStopping = true
         stopFollowing()
         dhcp.stop()
         client.cancelRequests()

@@ -24,6 +24,8 @@ public final class WPASupplicantClient {
     private var events: WPAControlSocket?
     private var eventWatch: WatchToken?
     private var attachDeadline: TimerToken?
+    /// The completion of an ATTACH not acknowledged yet.
+    private var pendingAttach: ((Result<Void, WPAControlError>) -> Void)?
     private weak var loop: EventLoop?
     private var queue: WPARequestQueue?
 
@@ -155,16 +157,8 @@ public final class WPASupplicantClient {
         } catch {
             throw .system(error)
         }
-        var acknowledgement: ((Result<Void, WPAControlError>) -> Void)? = completion
-        let acknowledge = { [weak self] (result: Result<Void, WPAControlError>) in
-            guard let done = acknowledgement else { return }
-            acknowledgement = nil
-            if let self {
-                if let attachDeadline { self.loop?.cancel(attachDeadline) }
-                attachDeadline = nil
-            }
-            done(result)
-        }
+        pendingAttach = completion
+        let acknowledge = { [weak self] (result: Result<Void, WPAControlError>) in self?.acknowledgeAttach(result) }
         do throws(SystemError) {
             eventWatch = try loop.watch(fd: socket.fd) { [weak self, weak socket] _ in
                 guard let socket, self != nil else { return }
@@ -197,14 +191,23 @@ public final class WPASupplicantClient {
         events = socket
     }
 
-    /// Stops the events: DETACH (best effort) and close.
+    /// Stops the events: DETACH (best effort) and close. An ATTACH still
+    /// unacknowledged ends with `cancelled`.
     public func detach() {
-        if let attachDeadline { loop?.cancel(attachDeadline) }
-        attachDeadline = nil
         if let eventWatch { loop?.stopWatching(eventWatch) }
         eventWatch = nil
         if let events { try? events.send(WPACommand.detach.bytes) }
         events = nil
+        acknowledgeAttach(.failure(.cancelled(command: "ATTACH")))
+    }
+
+    /// Ends the ATTACH under way, once.
+    private func acknowledgeAttach(_ result: Result<Void, WPAControlError>) {
+        if let attachDeadline { loop?.cancel(attachDeadline) }
+        attachDeadline = nil
+        guard let done = pendingAttach else { return }
+        pendingAttach = nil
+        done(result)
     }
 
     private static func localPath(_ directory: String, _ interface: String, _ role: String) -> String {

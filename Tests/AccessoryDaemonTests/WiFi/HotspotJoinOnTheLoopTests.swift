@@ -154,4 +154,35 @@ struct HotspotJoinOnTheLoopTests {
         #expect(!FileManager.default.fileExists(atPath: scratch.path("state/\(JoinRecord.fileName(interface: "lo"))")),
                 "nothing is left for a later start to undo")
     }
+
+    @Test("left while ATTACH waits for its acknowledgement: the network added is removed and the interface given back")
+    func leftDuringAttach() throws {
+        let loop = try EventLoop(pingsWatchdog: false)
+        let peer = try UnixDatagramPeer(path: scratch.path("wpa/lo"))
+        var long = settings
+        long.requestTimeout = .seconds(600)
+        let joiner = HotspotJoiner(loop: loop, settings: long)
+        var requests: [String] = []
+        let peerWatch = try loop.watch(fd: peer.fd) { _ in
+            while let request = peer.receive() {
+                requests.append(request.text)
+                switch request.text {
+                case "LIST_NETWORKS": peer.reply("network id / ssid / bssid / flags\n0\tHome\tany\t[CURRENT]\n", to: request.sender)
+                case "ADD_NETWORK": peer.reply("1\n", to: request.sender)
+                case "ATTACH": joiner.leave(interface: "lo")  // never acknowledged; the app goes meanwhile
+                default: peer.reply("OK\n", to: request.sender)
+                }
+            }
+        }
+        defer { loop.stopWatching(peerWatch) }
+        var result: HotspotJoinResult?
+        try joiner.join(ssid: SSID("Lamp")!, credential: .open, interface: "lo") { result = $0 }
+        run(loop, until: { joiner.join(on: "lo") == nil })
+
+        #expect(joiner.join(on: "lo") == nil, "the interface is given back")
+        #expect(result == nil, "a join left by its owner reports nothing more")
+        #expect(requests.suffix(2) == ["REMOVE_NETWORK 1", "SELECT_NETWORK 0"], "\(requests)")
+        #expect(!requests.contains("SELECT_NETWORK 1"))
+        #expect(!FileManager.default.fileExists(atPath: scratch.path("state/\(JoinRecord.fileName(interface: "lo"))")))
+    }
 }
