@@ -35,12 +35,7 @@ struct DHCPClientProcessTests {
         // Close-on-exec from the start: a process another test spawns meanwhile
         // must not keep the file open for writing, or running it fails with
         // ETXTBSY (Foundation's atomic write uses mkstemp, which is not).
-        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o755)
-        guard fd >= 0 else { throw SystemError.last("open(\(path))") }
-        let bytes = Array(script.utf8)
-        let written = write(fd, bytes, bytes.count)
-        close(fd)
-        guard written == bytes.count else { throw SystemError.last("write(\(path))") }
+        try writeExecutable(path, script)
         return path
     }
 
@@ -81,7 +76,7 @@ struct DHCPClientProcessTests {
         let directory = scratch.path
         // A client that releases only once told to go on: a file the test makes from the loop.
         let program = "\(directory)/slow-release"
-        try """
+        try writeExecutable(program, """
             #!/usr/bin/python3
             import os, signal, sys, time
             def released(*_):
@@ -94,8 +89,7 @@ struct DHCPClientProcessTests {
             while True:
                 time.sleep(0.05)
 
-            """.write(toFile: program, atomically: true, encoding: .utf8)
-        chmod(program, 0o755)
+            """)
         let loop = try EventLoop(pingsWatchdog: false)
         let client = DHCPClientProcess(interface: "wlan9", runtimeDirectory: directory, program: program)
         var lease: IPv4Address?
@@ -128,8 +122,7 @@ struct DHCPClientProcessTests {
         let scratch = try ScratchDirectory("dhcp")
         let directory = scratch.path
         let program = "\(directory)/gives-up"
-        try "#!/bin/sh\nexit 1\n".write(toFile: program, atomically: true, encoding: .utf8)
-        chmod(program, 0o755)
+        try writeExecutable(program, "#!/bin/sh\nexit 1\n")
         let loop = try EventLoop()
         let client = DHCPClientProcess(interface: "wlan9", runtimeDirectory: directory, program: program)
         var exitStatus: Int32?
@@ -138,4 +131,17 @@ struct DHCPClientProcessTests {
         #expect(exitStatus == 256)  // exit 1, as waitpid reports it
         #expect(client.pid == 0)
     }
+}
+
+/// Writes an executable script with a close-on-exec descriptor from the start:
+/// a process another test spawns meanwhile must not keep it open for writing,
+/// or running it fails with ETXTBSY (Foundation's atomic write uses mkstemp,
+/// whose descriptor is not close-on-exec).
+func writeExecutable(_ path: String, _ text: String) throws {
+    let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o755)
+    guard fd >= 0 else { throw SystemError.last("open(\(path))") }
+    let bytes = Array(text.utf8)
+    let written = write(fd, bytes, bytes.count)
+    close(fd)
+    guard written == bytes.count else { throw SystemError.last("write(\(path))") }
 }
