@@ -1,13 +1,25 @@
 import AccessoryCodecs
 import AccessoryCore
 import AccessorySystem
+import Glibc
 import Logging
 
-/// One join of one interface to one accessory's hotspot, from "network
-/// selected" to its result, and then until `leave()`. Created by `HotspotJoiner`.
+/// One join of one interface to one accessory's hotspot, from its start to its
+/// result, and then until `leave()`. Created and started by `HotspotJoiner`.
+///
+/// Everything it asks wpa_supplicant goes through the client's queue on the
+/// event loop: the join is a sequence of replies arriving, never a wait. The
+/// steps: LIST_NETWORKS (the snapshot to restore), ADD_NETWORK, the
+/// crash-recovery record, SET_NETWORK ssid/credential/scan_ssid, ATTACH,
+/// SELECT_NETWORK; then `HotspotJoinStateMachine` follows the events. One
+/// deadline, armed at the start on the loop's timers, bounds all of it: a
+/// wpa_supplicant that stops answering ends the join with a typed result
+/// (`failed` naming the unanswered command, or `timedOut`).
 ///
 /// The temporary network, the DHCP client and the crash-recovery record are
-/// undone on every ending: leave, failure, timeout.
+/// undone on every ending: leave, failure, timeout. `leave()` sends the undo
+/// on the loop too; the interface is given back (`whenLeft`) once wpa_supplicant
+/// has answered it. `leaveBlocking()` is for when the loop has stopped.
 public final class HotspotJoin {
     public let interface: String
     public let ssid: SSID
@@ -16,8 +28,10 @@ public final class HotspotJoin {
 
     private let loop: EventLoop
     private let client: WPASupplicantClient
-    private let record: JoinRecord
+    private let credential: WPACredential
+    private let controlDirectory: String
     private let recordPath: String
+    private let writeRecord: (JoinRecord) throws(SystemError) -> Void
     private var machine: HotspotJoinStateMachine
     private let dhcp: DHCPClientProcess
     private var deadlineTimer: TimerToken?
@@ -29,58 +43,284 @@ public final class HotspotJoin {
     private var graceTimer: TimerToken?
     private var onLinkLost: ((String) -> Void)?
 
+    /// What the steps so far established; the undo works from it.
+    private var previous: NetworkSnapshot?
+    private var network: WPANetworkID?
+    /// A request of the start sequence is waiting for its reply; a `leave()`
+    /// meanwhile undoes once it is answered (the network it adds must not leak).
+    private var stepInFlight = false
+    /// The undo has begun; `undoCommands` are what it has still to send.
+    private var undoStarted = false
+    private var undoCommands: [WPACommand] = []
+    private var undoRestored = true
+    private var released = false
+    /// The DHCP client is being stopped (on the loop); the undo waits for it.
+    private var dhcpStopping = false
+    private var livenessTimer: TimerToken?
+    /// The wpa_supplicant this join started with is gone: nothing to undo in it.
+    private var supplicantGone = false
+
     init(
-        loop: EventLoop, client: WPASupplicantClient, record: JoinRecord, recordPath: String,
+        loop: EventLoop, client: WPASupplicantClient, ssid: SSID, credential: WPACredential,
+        controlDirectory: String, recordPath: String,
+        writeRecord: @escaping (JoinRecord) throws(SystemError) -> Void,
         machine: HotspotJoinStateMachine, dhcp: DHCPClientProcess, logger: Logger,
         completion: @escaping (HotspotJoinResult) -> Void
     ) {
         self.loop = loop
         self.client = client
-        self.record = record
+        self.ssid = ssid
+        self.credential = credential
+        self.controlDirectory = controlDirectory
         self.recordPath = recordPath
+        self.writeRecord = writeRecord
         self.machine = machine
         self.dhcp = dhcp
         self.logger = logger
         self.completion = completion
-        interface = record.interface
-        ssid = record.temporarySSID
+        interface = machine.interface
     }
 
-    /// Follows wpa_supplicant's events from here on; the deadline bounds the wait.
-    func follow(timeout: Duration) throws(WPAControlError) {
-        try client.attach(loop: loop, onEvent: { [weak self] message in self?.handle(message.event) },
-                          onMalformed: { [logger] error in logger.debug("Ignored a malformed wpa_supplicant event: \(error)") })
-        deadlineTimer = try? loop.after(timeout) { [weak self] in
+    /// The record of what this join changed, once it changed something.
+    var record: JoinRecord? {
+        guard let previous, let network else { return nil }
+        return JoinRecord(interface: interface, controlDirectory: controlDirectory, temporaryNetwork: network,
+                          temporarySSID: ssid, previous: previous, dhcpPIDFile: dhcp.pidFile)
+    }
+
+    // MARK: The start, one reply at a time
+
+    /// Arms the deadline and sends the first request. Results come through the completion.
+    func start() {
+        deadlineTimer = try? loop.after(machine.policy.timeout) { [weak self] in
             guard let self else { return }
             deadlineTimer = nil
             if let result = machine.checkDeadline() { finish(result) }
         }
+        armLivenessCheck()
+        step({ done in self.client.networks(completion: done) }) { [self] networks in
+            previous = NetworkSnapshot(networks)
+            step({ done in self.client.addNetwork(completion: done) }) { [self] id in
+                network = id
+                guard let record else { return }
+                do { try writeRecord(record) } catch {
+                    fail("cannot write the join record: \(error)")
+                    return
+                }
+                let settings: [WPANetworkSetting] = [.ssid(ssid)] + credential.networkSettings + [.scanSSID(true)]
+                configure(id, settings[...])
+            }
+        }
     }
 
+    private func configure(_ id: WPANetworkID, _ settings: ArraySlice<WPANetworkSetting>) {
+        guard let setting = settings.first else {
+            attachAndSelect(id)
+            return
+        }
+        step({ done in self.client.perform(.setNetwork(id, setting), completion: done) }) { [self] in
+            configure(id, settings.dropFirst())
+        }
+    }
+
+    private func attachAndSelect(_ id: WPANetworkID) {
+        step({ done in
+            do throws(WPAControlError) {
+                try self.client.attach(
+                    onEvent: { [weak self] message in self?.handle(message.event) },
+                    onMalformed: { [logger] error in logger.debug("Ignored a malformed wpa_supplicant event: \(error)") },
+                    completion: done)
+            } catch {
+                done(.failure(error))
+            }
+        }) { [self] in
+            logger.info("Joining hotspot \(ssid) on \(interface)",
+                        metadata: ["wifi.interface": "\(interface)", "wifi.ssid": "\(hexString(ssid.bytes))",
+                                   "wifi.event": "hotspot-join-started", "wifi.security": "\(credential)"])
+            step({ done in self.client.perform(.selectNetwork(id), completion: done) }) {}
+        }
+    }
+
+    /// Sends one request of the start sequence; `next` runs with its answer
+    /// unless the join ended or was left meanwhile. A refusal or no answer ends the join.
+    private func step<T>(
+        _ send: (@escaping (Result<T, WPAControlError>) -> Void) -> Void, _ next: @escaping (T) -> Void
+    ) {
+        stepInFlight = true
+        send { [weak self] outcome in
+            guard let self else { return }
+            stepInFlight = false
+            // A network added after a leave was asked for is known now, and undone.
+            if case .success(let value) = outcome, let id = value as? WPANetworkID { network = network ?? id }
+            if hasLeft {
+                undoWhenReady()
+                return
+            }
+            guard result == nil else { return }
+            switch outcome {
+            case .success(let value): next(value)
+            case .failure(let error):
+                if Self.meansGone(error) { supplicantGone = true }
+                fail("\(error)")
+            }
+        }
+    }
+
+    private func fail(_ reason: String) {
+        guard result == nil else { return }
+        if let ended = machine.handle(.failed(reason: reason)) { finish(ended) }
+    }
+
+    // MARK: wpa_supplicant going away
+
+    /// How often a join asks wpa_supplicant whether it is still there. Its
+    /// sockets are connected to the control socket of the instance the join
+    /// started with: a PING fails with ECONNREFUSED once that instance is gone,
+    /// even if another has taken its path since.
+    static let livenessInterval: Duration = .seconds(5)
+
+    private func armLivenessCheck() {
+        livenessTimer = try? loop.after(Self.livenessInterval) { [weak self] in
+            guard let self else { return }
+            livenessTimer = nil
+            guard !hasLeft else { return }
+            client.request(.ping) { [weak self] outcome in
+                guard let self, !hasLeft else { return }
+                if case .failure(let error) = outcome, Self.meansGone(error) {
+                    supplicantGone = true
+                    logger.warning("wpa_supplicant on \(interface) went away: \(error)",
+                                   metadata: ["wifi.interface": "\(interface)", "wifi.event": "hotspot-supplicant-gone"])
+                    if result == nil {
+                        fail("wpa_supplicant went away")
+                    } else {
+                        follow(.lost(reason: "wpa_supplicant went away"))
+                    }
+                    return
+                }
+                armLivenessCheck()
+            }
+        }
+    }
+
+    /// Whether `error` says wpa_supplicant's control socket is no longer there
+    /// (killed, stopped, or replaced by a new instance), rather than slow or refusing.
+    static func meansGone(_ error: WPAControlError) -> Bool {
+        guard case .system(let system) = error else { return false }
+        return [ECONNREFUSED, ENOENT, ECONNRESET, ENOTCONN].contains(system.errno)
+    }
+
+    // MARK: The end
+
     /// Ends the join: releases the lease, removes the temporary network and
-    /// selects the previous one. Safe to call more than once.
+    /// selects the previous one, on the loop. Safe to call more than once.
     public func leave() {
         guard !hasLeft else { return }
         hasLeft = true
+        // The lease is released over the hotspot, so before its network goes;
+        // and a request of the start sequence still out is answered first
+        // (stopping the events ends an ATTACH under way at once).
+        dhcpStopping = true
+        stopFollowing()
+        dhcp.stop(on: loop) { [weak self] in
+            guard let self else { return }
+            dhcpStopping = false
+            undoWhenReady()
+        }
+    }
+
+    private func undoWhenReady() {
+        guard !stepInFlight, !dhcpStopping else { return }
+        undo()
+    }
+
+    /// `leave()` for when the event loop is stopping or stopped (the daemon
+    /// exiting): the undo is sent and waited for here, each request bounded by
+    /// the client's timeout. What a `leave()` on the loop still had queued is
+    /// withdrawn and done here instead.
+    public func leaveBlocking() {
+        guard !released else { return }
+        hasLeft = true
+        // Nothing is sent on the loop from here: the undo is done below.
+        dhcpStopping = true
+        stopFollowing()
+        dhcp.stop()
+        client.cancelRequests()
+        if !undoStarted {
+            undoStarted = true
+            guard let record else {
+                release()
+                return
+            }
+            undoCommands = [WPACommand.removeNetwork(record.temporaryNetwork)] + record.previous.restoreCommands
+        }
+        // From where the undo on the loop got to; the command it had in flight
+        // is sent again (wpa_supplicant may not have seen it).
+        while let command = undoCommands.first {
+            undoCommands.removeFirst()
+            do { try client.perform(command) } catch { undoFailed(command, error) }
+        }
+        restoredOrNot(undoRestored)
+    }
+
+    private func stopFollowing() {
         if let deadlineTimer { loop.cancel(deadlineTimer) }
         deadlineTimer = nil
+        if let livenessTimer { loop.cancel(livenessTimer) }
+        livenessTimer = nil
         if let graceTimer { loop.cancel(graceTimer) }
         graceTimer = nil
-        dhcp.stop()
         client.detach()
-        var restored = true
-        do {
-            try client.perform(.removeNetwork(record.temporaryNetwork))
-        } catch {
+    }
+
+    /// Sends REMOVE_NETWORK and the restore commands one after the other on the
+    /// loop; each failure is logged and the rest still sent.
+    private func undo() {
+        guard !undoStarted else { return }
+        undoStarted = true
+        guard let record else {
+            release()
+            return
+        }
+        if supplicantGone {
+            // The temporary network went with it (it was never saved), and the
+            // network ids of the one that replaces it are not ours to change:
+            // its own configuration brings the uplink back.
+            try? AgentDirectories.remove(recordPath)
+            logger.warning("wpa_supplicant on \(interface) went away during the hotspot join; nothing of the join is left to undo",
+                           metadata: ["wifi.interface": "\(interface)", "wifi.event": "hotspot-supplicant-gone",
+                                      "wifi.temporary_network": "\(record.temporaryNetwork)"])
+            release()
+            return
+        }
+        undoCommands = [WPACommand.removeNetwork(record.temporaryNetwork)] + record.previous.restoreCommands
+        sendNextUndo()
+    }
+
+    private func sendNextUndo() {
+        guard !released else { return }
+        guard let command = undoCommands.first else {
+            restoredOrNot(undoRestored)
+            return
+        }
+        client.perform(command) { [weak self] outcome in
+            guard let self, !released else { return }
+            if case .failure(.cancelled) = outcome { return }  // leaveBlocking took over
+            undoCommands.removeFirst()
+            if case .failure(let error) = outcome { undoFailed(command, error) }
+            sendNextUndo()
+        }
+    }
+
+    private func undoFailed(_ command: WPACommand, _ error: WPAControlError) {
+        if case .removeNetwork = command {
             logger.warning("Could not remove the temporary network from \(interface): \(error)")
-            restored = false
+        } else {
+            logger.warning("Could not restore \(interface)'s previous network (\(command)): \(error)")
         }
-        for command in record.previous.restoreCommands {
-            do { try client.perform(command) } catch {
-                logger.warning("Could not restore \(interface)'s previous network (\(command)): \(error)")
-                restored = false
-            }
-        }
+        undoRestored = false
+    }
+
+    private func restoredOrNot(_ restored: Bool) {
         if restored {
             try? AgentDirectories.remove(recordPath)
             logger.info("Left the hotspot on \(interface); previous network restored",
@@ -89,12 +329,19 @@ public final class HotspotJoin {
             logger.warning("Left the hotspot on \(interface) but could not restore everything; the next start retries",
                            metadata: ["wifi.interface": "\(interface)", "wifi.event": "hotspot-restore-failed"])
         }
+        release()
+    }
+
+    /// The interface is free for the next join (and for scans).
+    private func release() {
+        guard !released else { return }
+        released = true
         onLeft?()
         onLeft = nil
     }
 
     private func handle(_ event: WPAEvent) {
-        guard let signal = HotspotJoinSignal(event, joining: record.temporaryNetwork) else { return }
+        guard let network, let signal = HotspotJoinSignal(event, joining: network) else { return }
         logger.debug("Hotspot join on \(interface): \(signal)")
         if case .joined? = result {
             follow(linkWatch.handle(signal))

@@ -41,20 +41,29 @@ public enum HotspotJoinCommand {
                 StandardOutput.write("left interface=\(interface)\n")
                 loop.exit(code: code)
             }
+            // A join that ended by itself is undone on the loop: exit once the
+            // interface is given back, so the undo is never cut short.
+            var exitWhenReleased: Int32?
+            let finishOnceReleased = { (code: Int32) in
+                if joiner.join(on: interface) == nil { finish(code) } else { exitWhenReleased = code }
+            }
+            joiner.onHeldChanged = { _, held in
+                if !held, let code = exitWhenReleased { finish(code) }
+            }
             try loop.onSignal(SIGTERM) { finish(status) }
             try loop.onSignal(SIGINT) { finish(status) }
             let join = try joiner.join(ssid: ssid, credential: credential, interface: interface) { result in
                 StandardOutput.write("result \(result)\n")
                 guard case .joined = result else {
-                    // Already undone by the joiner.
-                    finish(1)
+                    // Being undone by the joiner.
+                    finishOnceReleased(1)
                     return
                 }
                 status = 0
             }
             join.whenLinkLost { reason in
                 StandardOutput.write("link lost: \(reason)\n")
-                finish(1)
+                finishOnceReleased(1)
             }
             // The end of stdin means "leave": the caller went away.
             var stdinWatch: WatchToken?

@@ -12,12 +12,15 @@ public struct HotspotJoinSettings: Sendable {
     public var dhcpProgram: String
     public var networkManagerDirectory: String
     public var policy: HotspotJoinPolicy
+    /// How long one request to wpa_supplicant may go unanswered before the
+    /// join ends with `failed` naming it (it answers within milliseconds).
+    public var requestTimeout: Duration
 
     public init(
         controlDirectory: String = "/run/wpa_supplicant", runtimeDirectory: String = AgentDirectories.runtime,
         stateDirectory: String = AgentDirectories.state, dhcpProgram: String = DHCPClientProcess.defaultProgram,
         networkManagerDirectory: String = NetworkManagerDeviceState.defaultDirectory,
-        policy: HotspotJoinPolicy = HotspotJoinPolicy()
+        policy: HotspotJoinPolicy = HotspotJoinPolicy(), requestTimeout: Duration = .seconds(3)
     ) {
         self.controlDirectory = controlDirectory
         self.runtimeDirectory = runtimeDirectory
@@ -25,5 +28,6 @@ public struct HotspotJoinSettings: Sendable {
         self.dhcpProgram = dhcpProgram
         self.networkManagerDirectory = networkManagerDirectory
         self.policy = policy
+        self.requestTimeout = requestTimeout
     }
 }

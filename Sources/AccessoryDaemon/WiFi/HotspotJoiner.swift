@@ -7,11 +7,15 @@ import Logging
 /// the interface back on its previous network afterwards, or on the next start
 /// after a crash (`recoverAfterCrash`). At most one join per interface.
 ///
-/// Steps of a join: refuse an interface NetworkManager manages; snapshot the
-/// networks (LIST_NETWORKS); ADD_NETWORK; write the crash-recovery record;
-/// SET_NETWORK ssid (hex), the credential, scan_ssid; ATTACH; SELECT_NETWORK;
-/// then the state machine follows the events, the DHCP client starts once the
-/// link is up, and the result goes to `completion`.
+/// Steps of a join: refuse an interface NetworkManager manages or whose
+/// wpa_supplicant cannot be reached (both at once, by throwing); then, on the
+/// event loop, one reply at a time (`HotspotJoin`): snapshot the networks
+/// (LIST_NETWORKS); ADD_NETWORK; write the crash-recovery record; SET_NETWORK
+/// ssid (hex), the credential, scan_ssid; ATTACH; SELECT_NETWORK; then the
+/// state machine follows the events, the DHCP client starts once the link is
+/// up, and the result goes to `completion`. Nothing here waits for
+/// wpa_supplicant while the loop runs; `recoverAfterCrash()` (before the loop)
+/// and `leaveAll()` (when it stops) do, bounded per request.
 public final class HotspotJoiner {
     public let settings: HotspotJoinSettings
     private let loop: EventLoop
@@ -57,60 +61,39 @@ public final class HotspotJoiner {
         if managed { throw .managedByNetworkManager(interface: interface) }
 
         let client: WPASupplicantClient
-        let previous: NetworkSnapshot
-        let network: WPANetworkID
         do {
             client = try WPASupplicantClient(
-                interface: interface, controlDirectory: settings.controlDirectory, runtimeDirectory: settings.runtimeDirectory)
+                interface: interface, controlDirectory: settings.controlDirectory,
+                runtimeDirectory: settings.runtimeDirectory, requestTimeout: settings.requestTimeout, loop: loop)
         } catch {
             throw .wpaSupplicant(interface: interface, .system(error))
         }
-        do {
-            previous = NetworkSnapshot(try client.networks())
-            network = try client.addNetwork()
-        } catch {
-            throw .wpaSupplicant(interface: interface, error)
-        }
 
         let dhcp = DHCPClientProcess(interface: interface, runtimeDirectory: settings.runtimeDirectory, program: settings.dhcpProgram)
-        let record = JoinRecord(
-            interface: interface, controlDirectory: settings.controlDirectory, temporaryNetwork: network,
-            temporarySSID: ssid, previous: previous, dhcpPIDFile: dhcp.pidFile)
-        let recordPath = "\(settings.stateDirectory)/\(JoinRecord.fileName(interface: interface))"
-        do {
-            try AgentDirectories.ensure(settings.stateDirectory)
-            try AtomicFile.replace(recordPath, with: record.encoded)
-        } catch {
-            try? client.perform(.removeNetwork(network))
-            throw .recordNotWritten(error)
-        }
-
+        let stateDirectory = settings.stateDirectory
+        let recordPath = "\(stateDirectory)/\(JoinRecord.fileName(interface: interface))"
         let join = HotspotJoin(
-            loop: loop, client: client, record: record, recordPath: recordPath,
+            loop: loop, client: client, ssid: ssid, credential: credential,
+            controlDirectory: settings.controlDirectory, recordPath: recordPath,
+            writeRecord: { record throws(SystemError) in
+                try AgentDirectories.ensure(stateDirectory)
+                try AtomicFile.replace(recordPath, with: record.encoded)
+            },
             machine: HotspotJoinStateMachine(interface: interface, policy: settings.policy, clock: clock),
             dhcp: dhcp, logger: logger, completion: completion)
-        do {
-            let settings: [WPANetworkSetting] = [.ssid(ssid)] + credential.networkSettings + [.scanSSID(true)]
-            for setting in settings { try client.perform(.setNetwork(network, setting)) }
-            try join.follow(timeout: self.settings.policy.timeout)
-            logger.info("Joining hotspot \(ssid) on \(interface)",
-                        metadata: ["wifi.interface": "\(interface)", "wifi.ssid": "\(hexString(ssid.bytes))",
-                                   "wifi.event": "hotspot-join-started", "wifi.security": "\(credential)"])
-            try client.perform(.selectNetwork(network))
-        } catch {
-            join.leave()
-            throw .wpaSupplicant(interface: interface, error)
-        }
         joins[interface] = join
         join.whenLeft { [weak self] in self?.joins[interface] = nil }
+        join.start()
         return join
     }
 
     /// Ends the join on `interface`, if there is one, and restores its previous network.
     public func leave(interface: String) { joins[interface]?.leave() }
 
-    /// Ends every join (the daemon stopping).
-    public func leaveAll() { for join in Array(joins.values) { join.leave() } }
+    /// Ends every join and waits for wpa_supplicant to restore the previous
+    /// networks: for when the loop has stopped or is about to (the daemon or
+    /// `--join-hotspot` exiting), never while it serves.
+    public func leaveAll() { for join in Array(joins.values) { join.leaveBlocking() } }
 
     /// At start: undoes what joins interrupted by a crash left behind, from their
     /// records under the state directory. A record whose interface's wpa_supplicant

@@ -37,7 +37,8 @@ public final class WiFiDiscovery {
         var timer: TimerToken?
         /// When the cache was last read, so a BSS not heard since is not reported twice.
         var lastRead: MonotonicInstant?
-        var lastError: SystemError?
+        /// Why the last scan failed, for the warning.
+        var lastError: String?
         /// Whether "scans keep failing" was said, so it is said once and recovery is told.
         var failingReported = false
     }
@@ -61,21 +62,26 @@ public final class WiFiDiscovery {
     @discardableResult
     public func start(interfaces initial: [WiFiInterfaceInfo]) -> Bool {
         do {
-            guard let scanner = try NL80211Scanner.open() else {
+            guard let scanner = try NL80211Scanner.open(loop: loop) else {
                 logger.log(.wifiUnavailable, level: .notice, "No nl80211 in this kernel: Wi-Fi discovery is off",
                            metadata: ["error": "nl80211 family not found"])
                 return false
             }
-            self.scanner = scanner
-            watch = try loop.watch(fd: scanner.eventFileDescriptor) { [self] _ in handleEvents() }
+            try start(scanner: scanner, interfaces: initial)
         } catch {
             logger.log(.wifiUnavailable, level: .warning, "Wi-Fi discovery cannot start: \(error)",
                        metadata: ["error": "\(error)"])
             scanner = nil
             return false
         }
-        for info in initial { add(info) }
         return true
+    }
+
+    /// With a scanner opened elsewhere (tests: over a socket pair playing the kernel).
+    func start(scanner: NL80211Scanner, interfaces initial: [WiFiInterfaceInfo]) throws(SystemError) {
+        watch = try loop.watch(fd: scanner.eventFileDescriptor) { [self] _ in handleEvents() }
+        self.scanner = scanner
+        for info in initial { add(info) }
     }
 
     /// Whether something needs Wi-Fi now: an app's request with a Wi-Fi
@@ -159,7 +165,7 @@ public final class WiFiDiscovery {
                 guard interfaces[index] != nil else { continue }
                 logger.debug("Scan aborted on ifindex \(index)")
                 interfaces[index]?.schedule.aborted(at: clock.now)
-                interfaces[index]?.lastError = SystemError(operation: "scan", errno: ECANCELED)
+                interfaces[index]?.lastError = "the scan was aborted"
                 noteFailure(index)
                 reschedule(index)
             case .interfaceAdded(let info):
@@ -207,55 +213,72 @@ public final class WiFiDiscovery {
         case .readCacheAfterTimeout:
             logger.debug("No scan results on \(name) in time; reading the cache",
                          metadata: event("results-timeout", name))
-            interfaces[index]?.lastError = SystemError(operation: "waiting for scan results", errno: ETIMEDOUT)
+            interfaces[index]?.lastError = "no scan results in time"
             readResults(index)
             noteFailure(index)
         }
         reschedule(index)
     }
 
+    /// Sends TRIGGER_SCAN; the kernel's answer comes back on the loop (`triggered`).
     private func trigger(_ index: UInt32) {
-        guard let scanner, let name = interfaces[index]?.info.name else { return }
+        guard let scanner, interfaces[index] != nil else { return }
         let probing: NL80211ScanRequest.Probing =
             configuration.scanType == .active ? .active(ssids: probeSSIDs) : .passive
-        var request = NL80211ScanRequest(
+        let request = NL80211ScanRequest(
             interfaceIndex: index, probing: probing, frequenciesMHz: configuration.frequenciesMHz)
-        do {
-            let outcome: NL80211Scanner.TriggerOutcome
-            do {
-                outcome = try scanner.trigger(request)
-            } catch where error.errno == EINVAL && !probeSSIDs.isEmpty && configuration.scanType == .active {
-                // More SSIDs than the driver can probe for in one scan: the wildcard alone.
-                request.probing = .active(ssids: [])
-                outcome = try scanner.trigger(request)
-            }
-            switch outcome {
-            case .started:
-                logger.debug("Scan started on \(name)", metadata: event("scan-started", name))
-            case .busy:
-                logger.debug("\(name) is busy scanning for someone else; waiting for that scan's results",
-                             metadata: event("radio-busy", name))
-                interfaces[index]?.schedule.radioBusy(at: clock.now)
-            }
-        } catch {
+        scanner.trigger(request) { [weak self] outcome in self?.triggered(index, request, outcome) }
+    }
+
+    private func triggered(
+        _ index: UInt32, _ request: NL80211ScanRequest, _ outcome: Result<NL80211Scanner.TriggerOutcome, NL80211RequestError>
+    ) {
+        // The interface may have gone while the kernel answered.
+        guard let scanner, let name = interfaces[index]?.info.name else { return }
+        switch outcome {
+        case .success(.started):
+            logger.debug("Scan started on \(name)", metadata: event("scan-started", name))
+        case .success(.busy):
+            logger.debug("\(name) is busy scanning for someone else; waiting for that scan's results",
+                         metadata: event("radio-busy", name))
+            interfaces[index]?.schedule.radioBusy(at: clock.now)
+            reschedule(index)
+        case .failure(let error) where error.errno == EINVAL && request.probing != .active(ssids: [])
+            && configuration.scanType == .active:
+            // More SSIDs than the driver can probe for in one scan: the wildcard alone.
+            var wildcard = request
+            wildcard.probing = .active(ssids: [])
+            scanner.trigger(wildcard) { [weak self] outcome in self?.triggered(index, wildcard, outcome) }
+        case .failure(let error):
             logger.debug("Scan on \(name) refused: \(error)", metadata: event("scan-refused", name))
             interfaces[index]?.schedule.triggerFailed(at: clock.now)
-            interfaces[index]?.lastError = error
+            interfaces[index]?.lastError = "\(error)"
             noteFailure(index)
+            reschedule(index)
         }
     }
 
-    /// Reads the kernel's BSS cache and records what was heard since the last read.
+    /// Asks for the kernel's BSS cache; what was heard since the last read is
+    /// recorded when the dump has arrived (`resultsRead`).
     private func readResults(_ index: UInt32) {
-        guard let scanner, let interface = interfaces[index] else { return }
+        guard let scanner, interfaces[index] != nil else { return }
+        // seen_ms_ago is counted from when the kernel makes the dump: now, give or take.
+        let requested = clock.now
+        scanner.scanResults(interfaceIndex: index) { [weak self] outcome in self?.resultsRead(index, requested, outcome) }
+    }
+
+    private func resultsRead(_ index: UInt32, _ requested: MonotonicInstant, _ outcome: Result<NL80211Scanner.Dump, NL80211RequestError>) {
+        guard let interface = interfaces[index] else { return }
         let dump: NL80211Scanner.Dump
-        do { dump = try scanner.scanResults(interfaceIndex: index) } catch {
-            logger.debug("Cannot read scan results of \(interface.info.name): \(error)")
+        switch outcome {
+        case .success(let value): dump = value
+        case .failure(let error):
+            logger.debug("Cannot read scan results of \(interface.info.name): \(error)",
+                         metadata: event("results-unread", interface.info.name))
             return
         }
-        let now = clock.now
-        let sincePreviousRead = interface.lastRead.map { now.duration(since: $0) }
-        interfaces[index]?.lastRead = now
+        let sincePreviousRead = interface.lastRead.map { requested.duration(since: $0) }
+        interfaces[index]?.lastRead = requested
         var recorded = 0
         for result in dump.results {
             var network = result.network
@@ -273,13 +296,14 @@ public final class WiFiDiscovery {
         metadata["wifi.bsses"] = "\(dump.results.count)"
         metadata["wifi.malformed"] = "\(dump.malformed.count)"
         metadata["wifi.interrupted"] = "\(dump.interrupted)"
+        if dump.dropped > 0 { metadata["wifi.dropped"] = "\(dump.dropped)" }
         logger.debug("Read \(dump.results.count) BSS(es) on \(interface.info.name), \(recorded) new", metadata: metadata)
     }
 
     private func noteFailure(_ index: UInt32) {
         guard let interface = interfaces[index], interface.schedule.isFailing, !interface.failingReported else { return }
         interfaces[index]?.failingReported = true
-        let reason = interface.lastError.map { "\($0)" } ?? "unknown"
+        let reason = interface.lastError ?? "unknown"
         logger.log(.wifiScansFailing, level: .warning,
                    "Wi-Fi scans on \(interface.info.name) keep failing (\(reason)); retrying less often",
                    metadata: ["wifi.interface": "\(interface.info.name)", "error": "\(reason)",

@@ -29,6 +29,10 @@ public final class DHCPClientProcess {
     private var outputWatch: WatchToken?
     private var pending: [UInt8] = []
     private weak var loop: EventLoop?
+    /// A stop on the loop under way.
+    private var stopWatch: WatchToken?
+    private var killTimer: TimerToken?
+    private var stopCompletion: (() -> Void)?
 
     /// `interface` must already be a plain interface name (letters, digits, `.`, `-`, `_`).
     public init(
@@ -95,14 +99,76 @@ public final class DHCPClientProcess {
     }
 
     /// Stops udhcpc with SIGTERM (it releases the lease, and its script removes
-    /// the address), waiting at most `timeout` before SIGKILL.
+    /// the address), waiting at most `timeout` before SIGKILL. Blocking: for
+    /// when no loop runs (the daemon exiting); on the loop, `stop(on:)`.
     public func stop(timeout: Duration = .seconds(3)) {
-        guard pid > 0 else { return }
+        cancelAsynchronousStop()
+        guard pid > 0 else {
+            stopCompletion = nil
+            return
+        }
         if let outputWatch { loop?.stopWatching(outputWatch) }
         outputWatch = nil
         kill(pid, SIGTERM)
         // udhcpc closes its stdout when it exits: wait for the pipe's end, bounded.
         if !waitForEndOfOutput(timeout: timeout) { kill(pid, SIGKILL) }
+        reap()
+        // Whoever waited for a stop on the loop has taken over by calling this.
+        stopCompletion = nil
+    }
+
+    /// Stops udhcpc on the event loop: SIGTERM now, the end of its output (it
+    /// closes it once it has released the lease and its script has run) is
+    /// watched for on `loop`, SIGKILL if it has not come after `timeout`.
+    /// `completion` runs once udhcpc is gone (at once if it is not running).
+    public func stop(on loop: EventLoop, timeout: Duration = .seconds(3), completion: @escaping () -> Void) {
+        guard pid > 0 else {
+            completion()
+            return
+        }
+        guard stopCompletion == nil else {
+            // A stop is under way: one more to tell.
+            let earlier = stopCompletion
+            stopCompletion = { earlier?(); completion() }
+            return
+        }
+        if let outputWatch { self.loop?.stopWatching(outputWatch) }
+        outputWatch = nil
+        stopCompletion = completion
+        kill(pid, SIGTERM)
+        do {
+            stopWatch = try loop.watch(fd: output) { [weak self] _ in self?.drainWhileStopping() }
+            killTimer = try loop.after(timeout) { [weak self] in
+                guard let self, pid > 0 else { return }
+                killTimer = nil
+                kill(pid, SIGKILL)  // the end of its output follows
+            }
+        } catch {
+            stop(timeout: timeout)
+        }
+    }
+
+    private func drainWhileStopping() {
+        var buffer = [UInt8](repeating: 0, count: 1024)
+        let count = buffer.withUnsafeMutableBytes { read(output, $0.baseAddress, $0.count) }
+        if count > 0 || (count < 0 && (errno == EINTR || errno == EAGAIN)) { return }
+        cancelAsynchronousStop()
+        reap()
+        let done = stopCompletion
+        stopCompletion = nil
+        done?()
+    }
+
+    private func cancelAsynchronousStop() {
+        if let stopWatch { loop?.stopWatching(stopWatch) }
+        stopWatch = nil
+        if let killTimer { loop?.cancel(killTimer) }
+        killTimer = nil
+    }
+
+    /// After the end of its output: udhcpc has exited or is about to.
+    private func reap() {
+        guard pid > 0 else { return }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
         pid = 0

@@ -4,7 +4,7 @@ import Glibc
 /// One generic netlink socket through libnl, used for raw bytes only: requests
 /// are encoded and replies decoded by the pure codecs, so libnl does the
 /// socket, the family lookup and buffer sizing, and nothing else.
-final class GenericNetlinkSocket {
+final class GenericNetlinkSocket: NetlinkTransport {
     private let socket: OpaquePointer
 
     /// A connected NETLINK_GENERIC socket.
@@ -52,14 +52,11 @@ final class GenericNetlinkSocket {
         guard result >= 0 else { throw SystemError(operation: "nl_socket_set_nonblocking", errno: nlErrno(result)) }
     }
 
-    /// Bounds how long `receive()` blocks on a blocking socket, so a kernel that
-    /// never answers cannot hang the event loop.
-    func setReceiveTimeout(_ duration: Duration) throws(SystemError) {
-        var timeout = timeval(
-            tv_sec: Int(duration.components.seconds),
-            tv_usec: Int(duration.components.attoseconds / 1_000_000_000_000))
-        guard setsockopt(fileDescriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size)) == 0
-        else { throw SystemError.last("setsockopt(SO_RCVTIMEO)") }
+    /// For a socket that asks: its answers are read as the event loop sees
+    /// them arrive (`NL80211RequestChannel`), never waited for.
+    func setNonBlocking() throws(SystemError) {
+        let result = nl_socket_set_nonblocking(socket)
+        guard result >= 0 else { throw SystemError(operation: "nl_socket_set_nonblocking", errno: nlErrno(result)) }
     }
 
     func send(_ bytes: [UInt8]) throws(SystemError) {
@@ -68,8 +65,8 @@ final class GenericNetlinkSocket {
         guard result >= 0 else { throw SystemError(operation: "nl_sendto", errno: nlErrno(result)) }
     }
 
-    /// One datagram from the kernel; nil when none is waiting (non-blocking) or
-    /// the receive timeout passed.
+    /// One datagram from the kernel; nil when none is waiting (non-blocking).
+    /// EINTR is retried by libnl.
     func receive() throws(SystemError) -> [UInt8]? {
         var peer = sockaddr_nl()
         var buffer: UnsafeMutablePointer<UInt8>?

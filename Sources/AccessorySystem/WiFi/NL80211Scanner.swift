@@ -2,11 +2,15 @@ import AccessoryCodecs
 import AccessoryCore
 import Glibc
 
-/// Scans through nl80211: one blocking socket for requests (TRIGGER_SCAN with
-/// an acknowledgement, GET_SCAN dumps, both answered by the kernel at once)
-/// and one non-blocking socket, subscribed to the `scan` and `config`
-/// multicast groups, that the event loop watches for scan completions and
-/// interfaces coming and going.
+/// Scans through nl80211 on the event loop: one socket for requests
+/// (TRIGGER_SCAN with an acknowledgement, GET_SCAN dumps) whose answers are
+/// read as they arrive and bounded by `replyTimeout` (`NL80211RequestChannel`),
+/// and one socket, subscribed to the `scan` and `config` multicast groups,
+/// that the loop watches for scan completions and interfaces coming and going.
+/// Both non-blocking: nothing here waits for the kernel. Only `open` asks the
+/// kernel's generic netlink controller for the family and groups with libnl's
+/// blocking calls, once, at start; the controller answers within the send
+/// itself (no driver, no peer involved).
 ///
 /// The event socket joins the `scan` group when this is created, before any
 /// scan is triggered: a scan that completes between a trigger and a later
@@ -15,16 +19,16 @@ import Glibc
 /// Bytes are encoded and decoded by AccessoryCodecs; libnl only carries them.
 public final class NL80211Scanner {
     public let familyID: UInt16
-    private let requests: GenericNetlinkSocket
+    private let requests: NL80211RequestChannel
     private let events: GenericNetlinkSocket
     private var sequence: UInt32 = UInt32(truncatingIfNeeded: time(nil))
 
-    /// How long a request waits for the kernel's answer before giving up.
+    /// How long a request waits for the kernel's whole answer before it ends with `timedOut`.
     public static let replyTimeout: Duration = .seconds(5)
 
     /// Opens both sockets. Nil when the kernel has no nl80211 (no cfg80211
     /// loaded, or a container without it): then there is no Wi-Fi to scan.
-    public static func open() throws(SystemError) -> NL80211Scanner? {
+    public static func open(loop: EventLoop) throws(SystemError) -> NL80211Scanner? {
         let requests = try GenericNetlinkSocket()
         guard let family = requests.resolveFamily(NL80211.familyName) else { return nil }
         var groups: [UInt32] = []
@@ -34,17 +38,24 @@ public final class NL80211Scanner {
             }
             groups.append(group)
         }
-        try requests.setReceiveTimeout(replyTimeout)
+        try requests.setNonBlocking()
         let events = try GenericNetlinkSocket()
         try events.listen(to: groups)
-        return NL80211Scanner(familyID: family, requests: requests, events: events)
+        let channel = try NL80211RequestChannel(loop: loop, transport: requests, timeout: replyTimeout)
+        return NL80211Scanner(familyID: family, requests: channel, events: events)
     }
 
-    private init(familyID: UInt16, requests: GenericNetlinkSocket, events: GenericNetlinkSocket) {
+    /// Over any transport: tests give it a socket pair whose other end plays the kernel.
+    init(familyID: UInt16, requests: NL80211RequestChannel, events: GenericNetlinkSocket) {
         self.familyID = familyID
         self.requests = requests
         self.events = events
     }
+
+    deinit { requests.close() }
+
+    /// Requests sent or waiting, not answered yet.
+    var pendingRequests: Int { requests.pending }
 
     /// The descriptor to watch for readability; then call `readEvents()`.
     public var eventFileDescriptor: Int32 { events.fileDescriptor }
@@ -57,19 +68,21 @@ public final class NL80211Scanner {
         case busy
     }
 
-    /// Sends TRIGGER_SCAN and waits for the kernel's acknowledgement.
-    public func trigger(_ request: NL80211ScanRequest) throws(SystemError) -> TriggerOutcome {
+    /// Sends TRIGGER_SCAN; `completion` gets the kernel's acknowledgement on the loop.
+    public func trigger(_ request: NL80211ScanRequest, completion: @escaping (Result<TriggerOutcome, NL80211RequestError>) -> Void) {
         let sequence = nextSequence()
         let bytes: [UInt8]
         do { bytes = try request.encode(familyID: familyID, sequence: sequence) } catch {
-            throw SystemError(operation: "encode TRIGGER_SCAN", errno: EMSGSIZE)
+            // Nothing was sent: said at once.
+            completion(.failure(.transport(SystemError(operation: "encode TRIGGER_SCAN", errno: EMSGSIZE))))
+            return
         }
-        try requests.send(bytes)
-        do {
-            try awaitAcknowledgement(sequence: sequence, operation: "TRIGGER_SCAN")
-            return .started
-        } catch where error.errno == EBUSY {
-            return .busy
+        requests.send(bytes, expecting: assembly("TRIGGER_SCAN", .acknowledgement, sequence)) { outcome in
+            switch outcome {
+            case .acknowledged, .dumped: completion(.success(.started))
+            case .failed(.kernel(_, EBUSY)): completion(.success(.busy))
+            case .failed(let error): completion(.failure(error))
+            }
         }
     }
 
@@ -80,12 +93,22 @@ public final class NL80211Scanner {
         public var malformed: [NL80211DecodingError]
         /// NLM_F_DUMP_INTR: the cache changed during the dump, which may miss a BSS.
         public var interrupted: Bool
+        /// BSSes beyond `NL80211ReplyAssembly.maximumResults`, not kept.
+        public var dropped = 0
+
+        public init(results: [NL80211ScanResult], malformed: [NL80211DecodingError], interrupted: Bool) {
+            self.results = results
+            self.malformed = malformed
+            self.interrupted = interrupted
+        }
     }
 
     /// Dumps the kernel's BSS cache for the interface (every BSS it heard in
-    /// the last 30 s or so; `seenMillisecondsAgo` says how long ago).
-    public func scanResults(interfaceIndex: UInt32) throws(SystemError) -> Dump {
+    /// the last 30 s or so; `seenMillisecondsAgo` says how long ago). The parts
+    /// are read as they arrive; `completion` gets the whole dump on the loop.
+    public func scanResults(interfaceIndex: UInt32, completion: @escaping (Result<Dump, NL80211RequestError>) -> Void) {
         let sequence = nextSequence()
+        let expected = assembly("GET_SCAN", .scanDump, sequence)
         var writer = NetlinkAttributeWriter()
         let bytes: [UInt8]
         do {
@@ -96,38 +119,20 @@ public final class NL80211Scanner {
                 sequence: sequence, command: NL80211.Command.getScan, version: 0,
                 attributes: writer.bytes)
         } catch {
-            throw SystemError(operation: "encode GET_SCAN", errno: EMSGSIZE)
+            completion(.failure(.transport(SystemError(operation: "encode GET_SCAN", errno: EMSGSIZE))))
+            return
         }
-        try requests.send(bytes)
+        requests.send(bytes, expecting: expected) { outcome in
+            switch outcome {
+            case .dumped(let dump): completion(.success(dump))
+            case .acknowledged: completion(.success(Dump(results: [], malformed: [], interrupted: false)))
+            case .failed(let error): completion(.failure(error))
+            }
+        }
+    }
 
-        var dump = Dump(results: [], malformed: [], interrupted: false)
-        while true {
-            guard let datagram = try requests.receive() else {
-                throw SystemError(operation: "GET_SCAN (no answer)", errno: ETIMEDOUT)
-            }
-            var reader = NetlinkMessageReader(datagram)
-            while true {
-                let next: NetlinkMessage?
-                do { next = try reader.next() } catch {
-                    throw SystemError(operation: "GET_SCAN (malformed reply)", errno: EBADMSG)
-                }
-                guard let message = next else { break }
-                guard message.header.sequence == sequence else { continue }  // a stale reply
-                if message.header.flags & Self.dumpInterruptedFlag != 0 { dump.interrupted = true }
-                switch message.header.type {
-                case NetlinkMessageHeader.MessageType.done:
-                    return dump
-                case NetlinkMessageHeader.MessageType.error:
-                    if let errno = Self.errno(of: message) { throw SystemError(operation: "GET_SCAN", errno: errno) }
-                case familyID:
-                    do { dump.results.append(try NL80211ScanResultDecoder.decodeScanResult(message)) } catch {
-                        dump.malformed.append(error)
-                    }
-                default:
-                    continue
-                }
-            }
-        }
+    private func assembly(_ operation: String, _ kind: NL80211ReplyAssembly.Kind, _ sequence: UInt32) -> NL80211ReplyAssembly {
+        NL80211ReplyAssembly(operation: operation, kind: kind, sequence: sequence, familyID: familyID)
     }
 
     /// Everything waiting on the event socket, decoded.
@@ -138,10 +143,11 @@ public final class NL80211Scanner {
         public var malformed = 0
     }
 
-    /// Drains the event socket (non-blocking). Call when it is readable.
+    /// Reads what waits on the event socket (non-blocking), at most
+    /// `eventDatagramsPerCall` datagrams: the loop calls again while more wait.
     public func readEvents() -> EventBatch {
         var batch = EventBatch()
-        while true {
+        for _ in 0..<Self.eventDatagramsPerCall {
             let datagram: [UInt8]?
             do { datagram = try events.receive() } catch {
                 if error.errno == ENOBUFS {
@@ -162,45 +168,13 @@ public final class NL80211Scanner {
                 }
             }
         }
+        return batch
     }
 
-    /// NLM_F_DUMP_INTR.
-    private static let dumpInterruptedFlag: UInt16 = 0x10
+    static let eventDatagramsPerCall = 256
 
     private func nextSequence() -> UInt32 {
         sequence &+= 1
         return sequence
-    }
-
-    /// Reads replies until the NLMSG_ERROR for `sequence`; throws its errno unless it is 0.
-    private func awaitAcknowledgement(sequence: UInt32, operation: String) throws(SystemError) {
-        while true {
-            guard let datagram = try requests.receive() else {
-                throw SystemError(operation: "\(operation) (no answer)", errno: ETIMEDOUT)
-            }
-            var reader = NetlinkMessageReader(datagram)
-            while true {
-                let next: NetlinkMessage?
-                do { next = try reader.next() } catch {
-                    throw SystemError(operation: "\(operation) (malformed reply)", errno: EBADMSG)
-                }
-                guard let message = next else { break }
-                guard message.header.sequence == sequence,
-                    message.header.type == NetlinkMessageHeader.MessageType.error
-                else { continue }
-                if let errno = Self.errno(of: message) { throw SystemError(operation: operation, errno: errno) }
-                return
-            }
-        }
-    }
-
-    /// The positive errno an NLMSG_ERROR carries; nil for an acknowledgement.
-    private static func errno(of message: NetlinkMessage) -> Int32? {
-        do {
-            guard case .kernelError(let code)? = try message.error() else { return nil }
-            return code == Int32.min ? EIO : -code
-        } catch {
-            return EBADMSG
-        }
     }
 }

@@ -35,12 +35,7 @@ struct DHCPClientProcessTests {
         // Close-on-exec from the start: a process another test spawns meanwhile
         // must not keep the file open for writing, or running it fails with
         // ETXTBSY (Foundation's atomic write uses mkstemp, which is not).
-        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o755)
-        guard fd >= 0 else { throw SystemError.last("open(\(path))") }
-        let bytes = Array(script.utf8)
-        let written = write(fd, bytes, bytes.count)
-        close(fd)
-        guard written == bytes.count else { throw SystemError.last("write(\(path))") }
+        try writeExecutable(path, script)
         return path
     }
 
@@ -75,13 +70,59 @@ struct DHCPClientProcessTests {
         #expect(!FileManager.default.fileExists(atPath: "\(directory)/udhcpc-wlan9.script"))
     }
 
+    @Test("stopped on the loop: the loop serves other sources while the client releases, then the completion")
+    func stopOnTheLoop() throws {
+        let scratch = try ScratchDirectory("dhcp")
+        let directory = scratch.path
+        // A client that releases only once told to go on: a file the test makes from the loop.
+        let program = "\(directory)/slow-release"
+        try writeExecutable(program, """
+            #!/usr/bin/python3
+            import os, signal, sys, time
+            def released(*_):
+                while not os.path.exists("\(directory)/go"):
+                    time.sleep(0.02)
+                open("\(directory)/released", "w").close()
+                sys.exit(0)
+            signal.signal(signal.SIGTERM, released)
+            print("lease 10.1.2.3 24", flush=True)
+            while True:
+                time.sleep(0.05)
+
+            """)
+        let loop = try EventLoop(pingsWatchdog: false)
+        let client = DHCPClientProcess(interface: "wlan9", runtimeDirectory: directory, program: program)
+        var lease: IPv4Address?
+        try client.start(loop: loop, onLease: { lease = $0 }, onExit: { _ in })
+        for _ in 0..<200 where lease == nil { _ = loop.runOnce(timeout: .milliseconds(50)) }
+        #expect(lease != nil)
+
+        var order: [String] = []
+        var stopped = false
+        client.stop(on: loop, timeout: .seconds(600)) {
+            stopped = true
+            order.append("client gone")
+        }
+        order.append("stop asked")
+        let other = try EventLoopWakeup()
+        try loop.watch(other) {
+            order.append(stopped ? "other source served after" : "other source served while the client releases")
+            FileManager.default.createFile(atPath: "\(directory)/go", contents: nil)
+        }
+        other.wake()
+        for _ in 0..<400 where !stopped { _ = loop.runOnce(timeout: .milliseconds(50)) }
+
+        #expect(order == ["stop asked", "other source served while the client releases", "client gone"])
+        #expect(client.pid == 0)
+        #expect(FileManager.default.fileExists(atPath: "\(directory)/released"), "released before it exited")
+    }
+
     @Test("a client that gives up is reported with its exit status")
     func exitWithoutLease() throws {
         let scratch = try ScratchDirectory("dhcp")
         let directory = scratch.path
         let program = "\(directory)/gives-up"
-        try "#!/bin/sh\nexit 1\n".write(toFile: program, atomically: true, encoding: .utf8)
-        chmod(program, 0o755)
+        try writeExecutable(program, "#!/bin/sh\nexit 1\n")
         let loop = try EventLoop()
         let client = DHCPClientProcess(interface: "wlan9", runtimeDirectory: directory, program: program)
         var exitStatus: Int32?
@@ -90,4 +131,17 @@ struct DHCPClientProcessTests {
         #expect(exitStatus == 256)  // exit 1, as waitpid reports it
         #expect(client.pid == 0)
     }
+}
+
+/// Writes an executable script with a close-on-exec descriptor from the start:
+/// a process another test spawns meanwhile must not keep it open for writing,
+/// or running it fails with ETXTBSY (Foundation's atomic write uses mkstemp,
+/// whose descriptor is not close-on-exec).
+func writeExecutable(_ path: String, _ text: String) throws {
+    let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o755)
+    guard fd >= 0 else { throw SystemError.last("open(\(path))") }
+    let bytes = Array(text.utf8)
+    let written = write(fd, bytes, bytes.count)
+    close(fd)
+    guard written == bytes.count else { throw SystemError.last("write(\(path))") }
 }

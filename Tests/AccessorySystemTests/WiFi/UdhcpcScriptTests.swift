@@ -20,9 +20,11 @@ import TestSupport
 
     init() throws {
         scratch = try ScratchDirectory("udhcpc-script")
-        try "#!/bin/sh\necho \"$*\" >> \(scratch.path("ip-calls"))\n".write(
-            toFile: scratch.path("ip"), atomically: true, encoding: .utf8)
-        chmod(scratch.path("ip"), 0o755)
+        // Close-on-exec from the start (not Foundation's atomic write, whose
+        // mkstemp descriptor is not): a child another test spawns meanwhile
+        // (DHCPClientProcessTests) would keep it open for writing, and running
+        // it would fail with ETXTBSY.
+        try writeExecutable(scratch.path("ip"), "#!/bin/sh\necho \"$*\" >> \(scratch.path("ip-calls"))\n")
     }
 
     func run(_ event: String, _ variables: [String: String]) throws -> Run {
