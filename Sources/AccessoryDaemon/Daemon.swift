@@ -13,8 +13,15 @@ public final class Daemon {
     public static let exitConfigurationError: Int32 = 78
     public static let exitFailure: Int32 = 1
     /// sysexits' EX_UNAVAILABLE: the bus connection was lost while running
-    /// (BUS_LOST); systemd's Restart=on-failure starts accessoryd again.
+    /// (BUS_LOST), or could not be made at the start (BUS_UNAVAILABLE);
+    /// systemd's Restart=on-failure starts accessoryd again.
     public static let exitBusLost: Int32 = 69
+
+    /// Whether accessoryd exits when the D-Bus API cannot be offered at the
+    /// start. The service has no other way to reach its apps, so a daemon
+    /// that stayed up without it would be alive and unreachable; `--monitor`
+    /// and `--bus-optional` (tests, trying the radios) run on without it.
+    public var requiresBus = true
 
     private let sources: ConfigurationSources
     private let logLevelOverride: Logger.Level?
@@ -120,7 +127,7 @@ public final class Daemon {
                 hotspots.recoverAfterCrash()
                 self.hotspots = hotspots
             }
-            startService(on: loop)
+            guard startService(on: loop) || !requiresBus else { return Self.exitBusLost }
             service?.hotspots = hotspots
             // Radios come and go after the start (udev starts accessoryd for the
             // first one): channels and joins ask the kernel for the ones there now.
@@ -183,9 +190,9 @@ public final class Daemon {
         }
     }
 
-    /// The D-Bus API on the system bus. Without it discovery still runs, so
-    /// an unreachable bus is reported, not fatal.
-    private func startService(on loop: EventLoop) {
+    /// The D-Bus API on the system bus. Returns whether it is offered; why
+    /// not is logged, as an error when the API is required.
+    private func startService(on loop: EventLoop) -> Bool {
         do {
             let bus = try BusConnection(loop: loop)
             // Before anything can close it: a lost bus is never silent.
@@ -204,9 +211,18 @@ public final class Daemon {
             service.limits = configuration.limits
             self.service = service
             self.bus = bus
+            return true
         } catch {
-            logger.log(.busUnavailable, level: .warning, "D-Bus API not available: \(error)",
-                       metadata: ["error": "\(error)"])
+            if requiresBus {
+                notifier.status("D-Bus API not available; exiting to be restarted")
+                logger.log(.busUnavailable, level: .error,
+                           "D-Bus API not available: \(error); exiting with status \(Self.exitBusLost) to be restarted",
+                           metadata: ["error": "\(error)", "exit_status": "\(Self.exitBusLost)"])
+            } else {
+                logger.log(.busUnavailable, level: .warning, "D-Bus API not available: \(error); running on without it",
+                           metadata: ["error": "\(error)"])
+            }
+            return false
         }
     }
 

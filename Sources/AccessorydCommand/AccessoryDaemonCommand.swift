@@ -39,6 +39,9 @@ public struct AccessoryDaemonCommand: ParsableCommand {
     @Flag(name: .long, help: "Also print every device heard, one line per update, on stdout (for checking the radios).")
     var monitor = false
 
+    @Flag(name: .long, help: "Run on without the D-Bus API when the system bus cannot be reached or the name cannot be owned (the default with --monitor); otherwise accessoryd exits with status 69.")
+    var busOptional = false
+
     @Option(name: .long, help: ArgumentHelp(
         "With --monitor: match what is heard against the descriptors in this file and show the matches.",
         valueName: "file"))
@@ -115,6 +118,7 @@ public struct AccessoryDaemonCommand: ParsableCommand {
             sources: sources, configuration: configuration,
             logLevelOverride: logLevel.flatMap { Logger.Level(rawValue: $0.lowercased()) },
             appLoader: apps.map { AppCatalogLoader(vendorDirectory: $0, administratorDirectory: $0) } ?? AppCatalogLoader())
+        daemon.requiresBus = !(busOptional || monitor)
         if monitor {
             // Unbuffered: one line per update as it happens, even into a pipe.
             daemon.monitor = { StandardOutput.write(MonitorLine.format($0) + "\n") }

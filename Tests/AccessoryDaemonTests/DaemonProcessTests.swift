@@ -27,7 +27,9 @@ import TestSupport
         let socket = try NotifySocket(path: directory + "/notify")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Self.daemonPath)
-        process.arguments = ["--config", config, "--log-target=console"] + arguments
+        // Without a bus of the test's own there is none: discovery alone.
+        let busOptional = extra["DBUS_SYSTEM_BUS_ADDRESS"] == nil ? ["--bus-optional"] : []
+        process.arguments = ["--config", config, "--log-target=console"] + busOptional + arguments
         var environment = ProcessInfo.processInfo.environment
         environment["NOTIFY_SOCKET"] = socket.path
         environment.merge(extra) { _, new in new }
@@ -84,7 +86,7 @@ import TestSupport
         let socket = try NotifySocket(path: directory + "/notify")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", "WATCHDOG_PID=$$ exec \"$0\" --config \"$1\" --log-target=console", Self.daemonPath, config]
+        process.arguments = ["-c", "WATCHDOG_PID=$$ exec \"$0\" --config \"$1\" --log-target=console --bus-optional", Self.daemonPath, config]
         var environment = ProcessInfo.processInfo.environment
         environment["NOTIFY_SOCKET"] = socket.path
         environment["WATCHDOG_USEC"] = "200000"
@@ -123,6 +125,32 @@ import TestSupport
         #expect(process.terminationStatus == 69)
         let log = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         #expect(log.contains("Lost the D-Bus connection; exiting with status 69 to be restarted"))
+    }
+
+    /// Nor is a bus that cannot be reached at the start: the service has no
+    /// other way to its apps, so it exits for systemd to try again.
+    @Test func withoutItsBusAtTheStartTheServiceExitsNonZeroAndSaysSo() throws {
+        let config = directory + "/accessoryd.conf"
+        try "".write(toFile: config, atomically: true, encoding: .utf8)
+        let nowhere = "unix:path=" + directory + "/no-bus-here"
+        let (process, notify, stderr) = try start(config: config, environment: ["DBUS_SYSTEM_BUS_ADDRESS": nowhere])
+        // systemctl status shows why; READY would mean it ran on.
+        let first = notify.receive(until: { $0.contains("READY=1") || $0.contains("STATUS=D-Bus API not available") })
+        #expect(first?.contains("STATUS=D-Bus API not available; exiting to be restarted") == true)
+        if first?.contains("READY=1") == true { process.terminate() }
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 69)
+        let log = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(log.contains("D-Bus API not available"))
+        #expect(log.contains("exiting with status 69 to be restarted"))
+
+        // With --bus-optional the same start runs on, discovery alone.
+        let (optional, optionalNotify, _) = try start(config: config, arguments: ["--bus-optional"],
+                                                     environment: ["DBUS_SYSTEM_BUS_ADDRESS": nowhere])
+        _ = try #require(optionalNotify.receive(until: { $0.contains("READY=1") }))
+        kill(optional.processIdentifier, SIGTERM)
+        optional.waitUntilExit()
+        #expect(optional.terminationStatus == 0)
     }
 
     /// The stall the issue reports closed the connection from inside:
