@@ -47,6 +47,7 @@ CONFIG_RELOADED = "a09cf926a21449fc91fa936e6e497435"
 ACCESSORY_APPROVED = "3209c5fa32a041dd9176aeef15669876"
 BLUETOOTH_CHANNEL_FAILED = "a9a65f8559da4a3eadfebdee701cd83f"
 HOTSPOT_JOIN_RESULT = "8af494bf5bf64b65a682f485c608fb14"
+BUS_LOST = "7cf47dda999a425488152c03ba42535a"
 
 SERVICE = "accessoryd.service"
 
@@ -623,6 +624,42 @@ def check_grants_kept():
     return f"{len(before['approved'])} grants listed after the reboot{note}"
 
 
+def check_bus_restart():
+    """The system bus restarted under the running service: accessoryd says BUS_LOST and exits,
+    systemd starts it again, the new process owns the name and answers with the grants."""
+    before = unit_properties(SERVICE, "MainPID", "NRestarts")
+    assert before["MainPID"] != "0", f"accessoryd is not running before the bus restart: {service_summary()}"
+    cursor = journal_cursor()
+    sh(["systemctl", "restart", "dbus.service"], timeout=120, check=True)
+    lost = wait_until(lambda: journal(f"MESSAGE_ID={BUS_LOST}", unit=SERVICE, cursor=cursor), 90,
+                      "BUS_LOST from accessoryd.service")
+
+    def running_again():
+        now = unit_properties(SERVICE, "MainPID", "ActiveState", "NRestarts")
+        fresh = now["MainPID"] not in ("0", before["MainPID"])
+        return now if fresh and now["ActiveState"] == "active" else None
+    try:
+        after = wait_until(running_again, 120, "accessoryd active again under a new pid")
+    except Timeout as timeout:
+        raise CheckFailed(f"{timeout}: {service_summary()}")
+    wait_until(lambda: journal(f"MESSAGE_ID={DAEMON_READY}", unit=SERVICE, cursor=cursor), 60,
+               "READY from the restarted accessoryd")
+    owner = sh(["busctl", "status", "org.accessoryagent"], timeout=30)
+    assert f"PID={after['MainPID']}" in owner.stdout, \
+        f"org.accessoryagent is not owned by the new accessoryd (pid {after['MainPID']}): {owner.stdout.strip()[:200]}"
+    with open(os.path.join(STATE, "boot1.json")) as handle:
+        approved = json.load(handle)["approved"]
+    listing = sh(["accessoryctl", "accessories"], timeout=30)
+    missing = [accessory for accessory in approved if accessory not in listing.stdout]
+    assert listing.returncode == 0 and not missing, \
+        f"after the bus restart accessoryctl accessories exited {listing.returncode}, missing {missing}: " \
+        f"{(listing.stdout or listing.stderr).strip()[:300]}"
+    status = lost[-1].get("EXIT_STATUS", "?")
+    return (f"BUS_LOST (exit status {status}), restarted by systemd as pid {after['MainPID']} "
+            f"(NRestarts {before['NRestarts']} -> {after['NRestarts']}), owns org.accessoryagent, "
+            f"{len(approved)} grants listed")
+
+
 def check_purge():
     # Our own drop-in is the administrator's file, not the package's: dpkg rightly keeps
     # what it did not install, so it goes first.
@@ -661,6 +698,7 @@ def check_purge():
 def boot2():
     describe_boot(2)
     check("grants-kept", check_grants_kept)
+    check("bus-restart", check_bus_restart)
     check("purge", check_purge)
 
 
