@@ -141,6 +141,7 @@ import TestSupport
     // MARK: After a power cut
 
     @Test func temporaryFilesAPowerCutLeftAreRemovedAtLoad() throws {
+        let directory = self.directory + "/store"
         let store = GrantStore(directory: directory)
         try store.save(Grant(accessory: AccessoryID(1), app: "fault-test", displayName: "One", state: .authorized))
         // What a cut between the temporary file's creation and its rename leaves,
