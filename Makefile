@@ -1,6 +1,6 @@
 # accessory-agent: the two commands of the README's quick start are
 #   make demo   boots the radio lab and shows accessoryd at work
-#   make test   runs the unit and host tests, the lab scenarios, then the system tier
+#   make test   runs the unit and host tests, the lab scenarios, 3 power cuts, then the system tier
 # Both install what they need (Debian packages, virtme-ng) and are safe to run again.
 
 SWIFT        ?= swift
