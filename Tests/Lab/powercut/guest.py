@@ -74,7 +74,7 @@ def start_bus():
         fail(f"dbus-daemon: {result.stdout.strip()}")
 
 
-def start_accessoryd(build_dir, boot):
+def start_accessoryd(build_dir, boot, plan):
     os.makedirs(WORK + "/apps", exist_ok=True)
     with open(WORK + "/apps/power-cut.conf", "w") as handle:
         handle.write(f"[App]\nName={APP}\nUser=root\nSupports=Bluetooth\n")
@@ -82,6 +82,9 @@ def start_accessoryd(build_dir, boot):
         handle.write("[Bluetooth]\nEnabled=no\n[Wi-Fi]\nEnabled=no\n")
     notify = NotifyListener(WORK + "/notify.sock")
     environment = dict(os.environ, STATE_DIRECTORY=STATE, NOTIFY_SOCKET=notify.path)
+    if plan.get("preload"):
+        # The negative control (power-cut --without-fsync): fsync made a no-op by libeatmydata.
+        environment["LD_PRELOAD"] = plan["preload"]
     log = open(f"{WORK}/accessoryd-{boot}.log", "wb")
     daemon = subprocess.Popen([os.path.join(build_dir, "accessoryd"), "--config", WORK + "/accessoryd.conf",
                                "--apps", WORK + "/apps", "--log-target=console"],
@@ -130,7 +133,7 @@ def main(plan_path):
     say(f"FILES {' '.join(leftovers) or '-'}")
 
     start_bus()
-    daemon, log_path = start_accessoryd(plan["build_dir"], boot)
+    daemon, log_path = start_accessoryd(plan["build_dir"], boot, plan)
     report_load(log_path)
 
     import dbus  # Debian's python3-dbus
