@@ -1,6 +1,6 @@
 # accessory-agent: the two commands of the README's quick start are
 #   make demo   boots the radio lab and shows accessoryd at work
-#   make test   runs the unit and host tests, the lab scenarios, then the system tier
+#   make test   runs the unit and host tests, the lab scenarios, 3 power cuts, then the system tier
 # Both install what they need (Debian packages, virtme-ng) and are safe to run again.
 
 SWIFT        ?= swift
@@ -17,7 +17,7 @@ DEB_PACKAGES := debhelper fakeroot lintian
 LAB_PACKAGES := qemu-system-x86 linux-image-amd64 kmod busybox-static udhcpc systemd udev \
                 bluez bluez-test-tools hostapd wpasupplicant iw iproute2 dnsmasq tcpdump python3 wireless-regdb
 
-.PHONY: all build test unit-test lab-test demo bench deb deb-reproducible lint-deb deps build-deps lab-deps clean
+.PHONY: all build test unit-test lab-test power-cut power-cut-test demo bench deb deb-reproducible lint-deb deps build-deps lab-deps clean
 
 all: build
 
@@ -48,13 +48,23 @@ build: build-deps
 
 ## Tests: Core, codecs and host integration first (fast), then the lab, then
 ## the system tier (the package installed and booted, as users meet it).
-test: unit-test lab-test system-test
+test: unit-test lab-test power-cut-test system-test
+
+power-cut-test:
+	$(MAKE) power-cut CUTS=3
 
 unit-test: build
 	$(SWIFT) test
 
 lab-test: build lab-deps
 	$(LAB) run --build-dir $(BUILD_DIR)
+
+## Power cuts during grant writes: the lab VM killed (SIGKILL to QEMU) CUTS times while
+## grants are approved onto a real ext4 disk, booted again each time; 0 acknowledged grants
+## may be lost (Tests/Lab/README.md). make test runs 3; the issue's figure is 100.
+CUTS ?= 100
+power-cut: build lab-deps
+	Tests/Lab/power-cut --cuts $(CUTS) --build-dir $(BUILD_DIR)
 
 ## The demo: the lab tells what accessoryd does with the virtual radios.
 demo: build lab-deps

@@ -14,8 +14,21 @@ public enum LogTarget: String, CaseIterable, Sendable {
         case .auto:
             if StandardError.isTerminal { return .console }
             return JournaldLogHandler.journalIsAvailable ? .journal : .console
-        case .console, .journal:
+        case .journal:
+            // Entries sent to a journald that is not there are lost: stderr keeps them.
+            return JournaldLogHandler.journalIsAvailable ? .journal : .console
+        case .console:
             return self
+        }
+    }
+
+    /// The journal was wanted (asked for, or `auto` off a terminal) but no
+    /// journald runs: the logs go to stderr, and the daemon should say so.
+    public var journalWantedButAbsent: Bool {
+        switch self {
+        case .console: false
+        case .auto: !StandardError.isTerminal && !JournaldLogHandler.journalIsAvailable
+        case .journal: !JournaldLogHandler.journalIsAvailable
         }
     }
 

@@ -33,10 +33,33 @@ public enum AtomicFile {
             unlink(temporary)
             throw error
         }
+        try syncDirectory(directory)
+    }
+
+    /// Makes a directory's entries (a rename, a new file or subdirectory) durable.
+    public static func syncDirectory(_ directory: String) throws(SystemError) {
         let directoryFD = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard directoryFD >= 0 else { throw SystemError.last("open(\(directory))") }
         defer { close(directoryFD) }
         guard fsync(directoryFD) == 0 else { throw SystemError.last("fsync(\(directory))") }
+    }
+
+    /// Removes the temporary files `replace` leaves for `path` when the
+    /// process dies between creating one and renaming it (a crash, a power
+    /// cut). Only call it when no `replace` of `path` is under way.
+    public static func removeLeftovers(of path: String) {
+        let directory = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
+        let prefix = (path.lastIndex(of: "/").map { String(path[path.index(after: $0)...]) } ?? path) + ".tmp-"
+        guard let handle = opendir(directory) else { return }
+        defer { closedir(handle) }
+        var leftovers: [String] = []
+        while let entry = readdir(handle) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if name.hasPrefix(prefix), name.dropFirst(prefix.count).allSatisfy(\.isNumber) { leftovers.append(name) }
+        }
+        for name in leftovers { unlink("\(directory)/\(name)") }
     }
 
     /// Moves a file aside under a new name, keeping it for inspection.

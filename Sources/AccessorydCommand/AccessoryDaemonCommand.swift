@@ -94,6 +94,11 @@ public struct AccessoryDaemonCommand: ParsableCommand {
 
     public func run() throws {
         logTarget.bootstrap(identifier: Daemon.identifier)
+        if logTarget.journalWantedButAbsent {
+            Logger(label: Daemon.identifier).notice(
+                "journald is not running (no /run/systemd/journal/socket): logging to standard error",
+                metadata: ["log_target": "console"])
+        }
         if connectOptions.isRequested {
             let status = connectOptions.run()
             if status != 0 { throw ExitCode(status) }

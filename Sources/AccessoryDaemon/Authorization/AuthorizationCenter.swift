@@ -231,6 +231,7 @@ public final class AuthorizationCenter {
             added.append(grant)
         }
         do { try store.replaceAll(next) } catch {
+            logger.error("Cannot write the grant store: \(error)", metadata: ["grant_store": "\(store.path)"])
             throw AccessorySetupError(.unknown, reason: .message("cannot write the grant store: \(error)"))
         }
         close(request)

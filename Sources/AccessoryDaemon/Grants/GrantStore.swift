@@ -42,6 +42,8 @@ public final class GrantStore {
     /// Reads the store. A damaged file is never half-loaded: it is moved
     /// aside (kept for the administrator) and the store starts empty.
     public func load() throws(SystemError) -> LoadOutcome {
+        // A write a crash or power cut interrupted leaves its temporary file; the store is the renamed one.
+        AtomicFile.removeLeftovers(of: path)
         guard let bytes = try FileSystem.readFileIfPresent(path, limit: 16 << 20) else {
             grants = [:]
             return .empty

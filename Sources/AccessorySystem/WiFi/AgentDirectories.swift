@@ -8,8 +8,15 @@ public enum AgentDirectories {
     public static var state: String { fromEnvironment("STATE_DIRECTORY") ?? "/var/lib/accessoryd" }
 
     /// Creates `path` (mode 0700) if it is missing; its parent must exist.
+    /// A directory made here is made durable (its parent fsync'd): what is
+    /// stored in it next must not vanish with it in a power cut.
     public static func ensure(_ path: String) throws(SystemError) {
-        if mkdir(path, 0o700) != 0 && errno != EEXIST { throw SystemError.last("mkdir(\(path))") }
+        if mkdir(path, 0o700) == 0 {
+            let parent = path.lastIndex(of: "/").map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
+            try AtomicFile.syncDirectory(parent)
+        } else if errno != EEXIST {
+            throw SystemError.last("mkdir(\(path))")
+        }
     }
 
     /// Removes a file; a missing one is not an error.
