@@ -31,8 +31,8 @@ enum AccessoryFuzz {
 private let targetVariable = "ACCESSORY_FUZZ_TARGET"
 nonisolated(unsafe) private var selected: FuzzTarget?
 
-/// One input. libFuzzer's runtime refers to this name even when it is
-/// started through its driver, so the symbol must exist.
+/// One input. The runtime `-sanitize=fuzzer` links refers to this name (the
+/// link fails without it), though the driver below is handed it directly.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func testOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     let bytes = size == 0 || data == nil ? [] : Array(UnsafeBufferPointer(start: data, count: size))
