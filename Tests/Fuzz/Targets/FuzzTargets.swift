@@ -16,4 +16,5 @@ let fuzzTargets: [FuzzTarget] = [
     descriptorFieldsTarget,
     grantStoreTarget,
     busArgumentsTarget,
+    matchingTarget,
 ]
