@@ -1,6 +1,7 @@
 # accessory-agent: the two commands of the README's quick start are
 #   make demo   boots the radio lab and shows accessoryd at work
-#   make test   runs the unit and host tests, the lab scenarios, 3 power cuts, then the system tier
+#   make test   runs the unit and host tests, a short fuzzing pass, the lab scenarios, 3 power cuts,
+#               then the system tier
 # Both install what they need (Debian packages, virtme-ng) and are safe to run again.
 
 SWIFT        ?= swift
@@ -17,7 +18,8 @@ DEB_PACKAGES := debhelper fakeroot lintian
 LAB_PACKAGES := qemu-system-x86 linux-image-amd64 kmod busybox-static udhcpc systemd udev \
                 bluez bluez-test-tools hostapd wpasupplicant iw iproute2 dnsmasq tcpdump python3 wireless-regdb
 
-.PHONY: all build test unit-test lab-test power-cut power-cut-test demo bench deb deb-reproducible lint-deb deps build-deps lab-deps clean
+.PHONY: all build test unit-test lab-test power-cut power-cut-test demo bench deb deb-reproducible lint-deb \
+        deps build-deps lab-deps clean fuzz fuzz-smoke fuzz-build
 
 all: build
 
@@ -46,9 +48,10 @@ endef
 build: build-deps
 	$(SWIFT) build --build-tests
 
-## Tests: Core, codecs and host integration first (fast), then the lab, then
-## the system tier (the package installed and booted, as users meet it).
-test: unit-test lab-test power-cut-test system-test
+## Tests: Core, codecs and host integration first (fast), a short pass of every
+## fuzz target, then the lab, a few power cuts, then the system tier (the package
+## installed and booted, as users meet it).
+test: unit-test fuzz-smoke lab-test power-cut-test system-test
 
 power-cut-test:
 	$(MAKE) power-cut CUTS=3
@@ -65,6 +68,25 @@ lab-test: build lab-deps
 CUTS ?= 100
 power-cut: build lab-deps
 	Tests/Lab/power-cut --cuts $(CUTS) --build-dir $(BUILD_DIR)
+
+## Fuzzing (Tests/Fuzz): libFuzzer over every parser of outside bytes, in a
+## sanitized build of its own (.build/fuzz) that the ordinary build never sees.
+## `make fuzz` runs each target FUZZ_SECONDS; `make fuzz-smoke`, part of
+## `make test`, FUZZ_SMOKE_SECONDS each. FUZZ_TARGETS picks some (default: all).
+FUZZ_SECONDS       ?= 180
+FUZZ_SMOKE_SECONDS ?= 8
+FUZZ_TARGETS       ?=
+FUZZ_BIN           := .build/fuzz/release/accessory-fuzz
+
+fuzz-build: build-deps
+	ACCESSORY_FUZZ=1 $(SWIFT) build -c release --build-path .build/fuzz --product accessory-fuzz \
+	    -Xswiftc -sanitize=fuzzer,address -Xswiftc -enable-testing
+
+fuzz: fuzz-build
+	Tests/Fuzz/run $(FUZZ_BIN) $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+
+fuzz-smoke: fuzz-build
+	Tests/Fuzz/run $(FUZZ_BIN) $(FUZZ_SMOKE_SECONDS) $(FUZZ_TARGETS)
 
 ## The demo: the lab tells what accessoryd does with the virtual radios.
 demo: build lab-deps

@@ -93,3 +93,17 @@ let package = Package(
             dependencies: ["AccessorySetup", "AccessoryCore", "AccessorySystem", "TestSupport", "AccessoryDaemon"]),
     ]
 )
+
+// The libFuzzer targets (Tests/Fuzz), only in the build `make fuzz` makes
+// (sanitized, in .build/fuzz): they need libFuzzer's runtime to link, so an
+// ordinary build never compiles them.
+if Context.environment["ACCESSORY_FUZZ"] == "1" {
+    package.targets += [
+        .executableTarget(
+            name: "accessory-fuzz",
+            dependencies: ["AccessoryCore", "AccessoryCodecs", "AccessorySystem", "AccessoryDaemon", "CSystemd", "CLibFuzzer"],
+            path: "Tests/Fuzz/Targets"),
+        // libFuzzer's driver entry, declared for Swift: the runtime defines it.
+        .systemLibrary(name: "CLibFuzzer", path: "Tests/Fuzz/CLibFuzzer"),
+    ]
+}

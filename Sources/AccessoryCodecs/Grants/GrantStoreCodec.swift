@@ -62,9 +62,11 @@ public enum GrantStoreCodec {
         let file: KeyFile
         do { file = try KeyFile(parsing: body, source: "grants") } catch { throw .malformed(error.description) }
 
-        func values(_ section: String) -> [String: String] {
-            Dictionary(file.entries.filter { $0.section == section }.map { ($0.key, $0.value) }) { _, last in last }
-        }
+        // Grouped in one pass: filtering the entries once per section would
+        // make loading quadratic in the number of grants.
+        var valuesBySection: [String: [String: String]] = [:]
+        for entry in file.entries { valuesBySection[entry.section, default: [:]][entry.key] = entry.value }
+        func values(_ section: String) -> [String: String] { valuesBySection[section] ?? [:] }
         let store = values("Store")
         guard let versionText = store["Version"], let storeVersion = Int(versionText) else { throw .malformed("no [Store] Version") }
         guard storeVersion == version else { throw .unsupportedVersion(storeVersion) }

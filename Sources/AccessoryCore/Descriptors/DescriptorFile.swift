@@ -31,17 +31,25 @@ public enum DescriptorFile {
 
     public static func parse(_ bytes: [UInt8], source: String) throws(KeyFileError) -> [Entry] {
         let file = try KeyFile(parsing: bytes, source: source)
+        // Each entry belongs to the last header above it. Both lists are in
+        // line order, so one pass over them sorts the entries to their
+        // sections: searching all entries and headers per section would make
+        // a file of many sections quadratic.
+        var entriesByHeader = Array(repeating: [KeyFile.Entry](), count: file.sectionHeaders.count)
+        var headerIndex = -1
+        for entry in file.entries {
+            while headerIndex + 1 < file.sectionHeaders.count, file.sectionHeaders[headerIndex + 1].line < entry.line {
+                headerIndex += 1
+            }
+            // KeyFile refuses an entry before the first header.
+            if headerIndex >= 0 { entriesByHeader[headerIndex].append(entry) }
+        }
         var entries: [Entry] = []
-        for header in file.sectionHeaders {
+        for (header, own) in zip(file.sectionHeaders, entriesByHeader) {
             guard header.name.hasPrefix("Descriptor "), header.name.count > "Descriptor ".count else {
                 throw KeyFileError(source: source, line: header.line, reason: .unknownSection(header.name))
             }
             let name = String(header.name.dropFirst("Descriptor ".count))
-            let own = file.entries.filter { $0.section == header.name && $0.line > header.line }
-                .prefix { entry in
-                    // Entries up to the next header of any name.
-                    !file.sectionHeaders.contains { $0.line > header.line && $0.line < entry.line }
-                }
             var app = AppID("monitor")
             var descriptor = DiscoveryDescriptor()
             var seen = Set<String>()
