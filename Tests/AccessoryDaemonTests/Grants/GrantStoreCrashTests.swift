@@ -27,20 +27,8 @@ import TestSupport
 
     /// accessoryd on `bus`, ready.
     func startDaemon(_ bus: PrivateBus) throws -> (Process, Pipe) {
-        let notify = try NotifySocket(path: directory + "/notify-\(UUID().uuidString.prefix(8))")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: DaemonProcessTests.daemonPath)
-        process.arguments = ["--config", directory + "/accessoryd.conf", "--log-target=console", "--apps", directory + "/apps"]
-        var environment = ProcessInfo.processInfo.environment
-        environment["NOTIFY_SOCKET"] = notify.path
-        environment["STATE_DIRECTORY"] = state
-        environment["DBUS_SYSTEM_BUS_ADDRESS"] = bus.address
-        process.environment = environment
-        let stderr = Pipe()
-        process.standardError = stderr
-        try process.run()
-        _ = try #require(notify.receive(until: { $0.contains("READY=1") }))
-        return (process, stderr)
+        try AccessorydProcess.startReady(config: directory + "/accessoryd.conf", apps: directory + "/apps", bus: bus,
+                                         state: state, notifyDirectory: directory)
     }
 
     /// Migrates one known accessory after another, each approved by the

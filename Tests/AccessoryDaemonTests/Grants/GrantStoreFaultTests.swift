@@ -24,22 +24,8 @@ import TestSupport
 
     /// accessoryd (under `wrapper`, e.g. strace, when given) on `bus`, ready.
     func startDaemon(_ bus: PrivateBus, state: String, wrapper: [String] = []) throws -> (Process, Pipe) {
-        let notify = try NotifySocket(path: directory + "/notify-\(UUID().uuidString.prefix(8))")
-        let process = Process()
-        let command = wrapper + [DaemonProcessTests.daemonPath, "--config", directory + "/accessoryd.conf",
-                                 "--log-target=console", "--apps", directory + "/apps"]
-        process.executableURL = URL(fileURLWithPath: command[0])
-        process.arguments = Array(command.dropFirst())
-        var environment = ProcessInfo.processInfo.environment
-        environment["NOTIFY_SOCKET"] = notify.path
-        environment["STATE_DIRECTORY"] = state
-        environment["DBUS_SYSTEM_BUS_ADDRESS"] = bus.address
-        process.environment = environment
-        let stderr = Pipe()
-        process.standardError = stderr
-        try process.run()
-        _ = try #require(notify.receive(until: { $0.contains("READY=1") }))
-        return (process, stderr)
+        try AccessorydProcess.startReady(config: directory + "/accessoryd.conf", apps: directory + "/apps", bus: bus,
+                                         state: state, notifyDirectory: directory, wrapper: wrapper)
     }
 
     /// busctl to completion: exit status, stdout, stderr.
