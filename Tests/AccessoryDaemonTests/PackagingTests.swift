@@ -18,6 +18,24 @@ import Testing
         for id in ids { #expect(id.count == 32 && bytes(fromHex: id) != nil && id == id.lowercased()) }
     }
 
+    /// The lab and the system tier look for accessoryd's entries by id, in
+    /// Python files of their own: each id they name must be one the daemon
+    /// logs, or a check would wait for an entry that can never come.
+    @Test func theLabAndTheSystemTierNameOnlyMessageIDsTheDaemonHas() throws {
+        let tests = Self.packaging.deletingLastPathComponent().appendingPathComponent("Tests")
+        let known = Set(MessageID.allCases.map(\.rawValue))
+        let assignment = /^([A-Z][A-Z0-9_]*) = "([0-9a-f]{32})"$/
+        for file in ["Lab/labkit/message_ids.py", "System/guest/checks.py"] {
+            let text = try String(contentsOf: tests.appendingPathComponent(file), encoding: .utf8)
+            let named = text.split(separator: "\n").compactMap { try? assignment.wholeMatch(in: String($0)) }
+            #expect(!named.isEmpty, "\(file) names no MESSAGE_ID")
+            for match in named {
+                let logged = known.contains(String(match.output.2))
+                #expect(logged, "\(file): \(match.output.1) = \(match.output.2) is not in MessageID.swift")
+            }
+        }
+    }
+
     @Test func shippedConfigurationParsesToTheDefaults() throws {
         let bytes = try [UInt8](Data(contentsOf: Self.packaging.appendingPathComponent("accessoryd.conf")))
         var configuration = DaemonConfiguration()

@@ -1,4 +1,5 @@
-"""accessoryd's journald MESSAGE_IDs (fixed; the list lives in the project's notes)."""
+"""accessoryd's journald MESSAGE_IDs: copies of Sources/AccessoryCore/Logging/MessageID.swift
+(PackagingTests checks that each one is there)."""
 
 DAEMON_STARTED = "be95babff00c44ddb5433db998ac64c6"
 DAEMON_READY = "7830751b658e48829bf0a2c834dda812"
