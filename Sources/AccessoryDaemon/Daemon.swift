@@ -253,8 +253,8 @@ public final class Daemon {
             guard deadline < current.due else { return }
             loop.cancel(current.token)
         }
-        let delay = deadline.duration(since: discovery.now)
-        guard let token = try? loop.after(delay, { [unowned self] in
+        // The pipeline reads SystemMonotonicClock, the loop's clock: the deadline arms as it is.
+        guard let token = try? loop.at(deadline, { [unowned self] in
             presenceTimer = nil
             discovery.expire()
             armPresenceTimer()

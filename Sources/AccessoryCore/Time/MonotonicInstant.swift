@@ -1,4 +1,4 @@
-/// A point on a monotonic clock (CLOCK_MONOTONIC or CLOCK_BOOTTIME in the
+/// A point on a monotonic clock (CLOCK_BOOTTIME in the
 /// daemon, a `ManualClock` in tests), in nanoseconds from the clock's epoch.
 /// Never wall-clock time: presence must not jump when NTP sets the date.
 public struct MonotonicInstant: Hashable, Comparable, Sendable, CustomStringConvertible {

@@ -73,7 +73,9 @@ extension AccessoryService {
 
     private func armSweep() {
         guard !sweepArmed, let loop else { return }
-        sweepArmed = (try? loop.after(.seconds(60)) { [weak self] in
+        // On the service's clock, which is the loop's (SystemMonotonicClock): idle limits
+        // read from `lastCall` and the sweep's deadline count the same seconds, suspend included.
+        sweepArmed = (try? loop.at(clock.now.advanced(by: .seconds(60))) { [weak self] in
             guard let self else { return }
             sweepArmed = false
             let now = clock.now

@@ -1,9 +1,17 @@
+import AccessoryCore
 import CSystemd
 import Glibc
 
 /// The daemon's one event loop, on sd-event: it owns every socket, timer and
 /// signal, so nothing else in the daemon blocks, polls or spawns threads.
-/// Idle means asleep in epoll; timers are coalesced by sd-event.
+/// Idle means asleep in epoll.
+///
+/// Timed work (`after`, `at`) waits in one `DeadlineQueue` served by a single
+/// sd-event timer source on CLOCK_BOOTTIME, the clock `SystemMonotonicClock`
+/// reads deadlines from: armed for the earliest deadline, it runs every
+/// handler due when it fires, in due order, then re-arms for the next one or
+/// turns off. CLOCK_BOOTTIME counts while the board suspends, so on resume
+/// everything that fell due during the sleep runs at once instead of late.
 ///
 /// Not thread-safe by design: create it and use it on one thread.
 public final class EventLoop {
@@ -14,6 +22,15 @@ public final class EventLoop {
     /// Handlers by their source, kept alive while the source exists.
     private var handlers: [OpaquePointer: Handler] = [:]
     private var ioHandlers: [OpaquePointer: (UInt32) -> Void] = [:]
+
+    /// Where deadlines are read; the timer below is armed on the same clock.
+    private let clock = SystemMonotonicClock()
+    /// Every pending `after`/`at` handler, by deadline.
+    private var deadlines = DeadlineQueue<Handler>()
+    /// The loop's only timer source: off while `deadlines` is empty.
+    private let timer: OpaquePointer
+    /// Set while due handlers run: what they arm or cancel is armed once, after them.
+    private var firingDeadlines = false
 
     /// A loop for the calling thread that sends WATCHDOG=1 itself when the
     /// unit sets WatchdogSec=, so a stuck loop is exactly what the watchdog
@@ -30,10 +47,24 @@ public final class EventLoop {
         let result = sd_event_new(&event)
         guard result >= 0, let event else { throw SystemError(operation: "sd_event_new", errno: -result) }
         self.event = event
+        // Accuracy 0 is sd-event's default window (250 ms) to coalesce wake-ups with other work.
+        var timer: OpaquePointer?
+        let added = sd_event_add_time(event, &timer, SystemMonotonicClock.clockID, UInt64.max, 0, { _, _, userdata in
+            EventLoop.from(userdata).deadlinesReached()
+            return 0
+        }, nil)
+        guard added >= 0, let timer else {
+            sd_event_unref(event)
+            throw SystemError(operation: "sd_event_add_time", errno: -added)
+        }
+        self.timer = timer
+        _ = sd_event_source_set_enabled(timer, Int32(SD_EVENT_OFF))
+        sd_event_source_set_userdata(timer, Unmanaged.passUnretained(self).toOpaque())
         if pingsWatchdog { _ = sd_event_set_watchdog(event, 1) }
     }
 
     deinit {
+        sd_event_source_disable_unref(timer)
         for source in handlers.keys { sd_event_source_unref(source) }
         for source in ioHandlers.keys { sd_event_source_unref(source) }
         sd_event_unref(event)
@@ -58,26 +89,33 @@ public final class EventLoop {
         handlers[source] = handler
     }
 
-    /// Runs `handler` once after `delay` (CLOCK_MONOTONIC), with sd-event's
-    /// default coalescing accuracy. Returns a token to cancel it.
+    /// Runs `handler` once at `now + delay` on the loop's clock (a negative
+    /// delay counts as zero). `.zero` runs it on a later loop iteration,
+    /// never from inside this call. Returns a token to cancel it.
     @discardableResult
     public func after(_ delay: Duration, _ handler: @escaping Handler) throws(SystemError) -> TimerToken {
-        let microseconds = UInt64(max(0, delay.components.seconds)) * 1_000_000
-            + UInt64(max(0, delay.components.attoseconds / 1_000_000_000_000))
-        var source: OpaquePointer?
-        let result = sd_event_add_time_relative(event, &source, CLOCK_MONOTONIC, microseconds, 0, { source, _, userdata in
-            let loop = EventLoop.from(userdata)
-            if let source { loop.fireOnce(source) }
-            return 0
-        }, Unmanaged.passUnretained(self).toOpaque())
-        guard result >= 0, let source else { throw SystemError(operation: "sd_event_add_time_relative", errno: -result) }
-        handlers[source] = handler
-        return TimerToken(source: source)
+        try at(clock.now.advanced(by: max(.zero, delay)), handler)
     }
 
+    /// Runs `handler` once at `instant` on `SystemMonotonicClock` (CLOCK_BOOTTIME),
+    /// the clock deadlines are read from; an instant already past runs on the
+    /// next loop iteration. Returns a token to cancel it.
+    @discardableResult
+    public func at(_ instant: MonotonicInstant, _ handler: @escaping Handler) throws(SystemError) -> TimerToken {
+        let token = TimerToken(entry: deadlines.insert(handler, at: instant))
+        do { try armTimer() } catch {
+            deadlines.cancel(token.entry)
+            throw error
+        }
+        return token
+    }
+
+    /// Withdraws a handler that has not run yet; nothing when it has, or was cancelled.
     public func cancel(_ token: TimerToken) {
-        guard handlers.removeValue(forKey: token.source) != nil else { return }
-        sd_event_source_unref(token.source)
+        guard deadlines.cancel(token.entry) != nil else { return }
+        // Disarming, or moving the time later, cannot fail on a live source;
+        // were it to, the timer would only wake once for nothing.
+        try? armTimer()
     }
 
     /// Calls `handler` with the epoll events whenever `fd` is readable (or
@@ -124,16 +162,57 @@ public final class EventLoop {
         handler()
     }
 
-    private func fireOnce(_ source: OpaquePointer) {
-        guard let handler = handlers.removeValue(forKey: source) else { return }
-        // A one-shot source is off after it fires; drop our reference to it.
-        sd_event_source_unref(source)
-        handler()
+    /// The timer fired (sd-event turned the one-shot source off first): runs
+    /// every handler due by now, earliest first. What they arm waits for a
+    /// later iteration, even when due at once, so a handler re-arming with
+    /// `.zero` cannot keep the loop from its other sources.
+    private func deadlinesReached() {
+        firingDeadlines = true
+        deadlines.beginFiring(at: clock.now)
+        while let entry = deadlines.nextToFire() { entry.payload() }
+        firingDeadlines = false
+        // Only a broken source fails here; the next `at` tries again.
+        try? armTimer()
     }
+
+    /// Points the timer at the earliest deadline, or turns it off when there is none.
+    private func armTimer() throws(SystemError) {
+        guard !firingDeadlines else { return }
+        guard let earliest = deadlines.earliest else {
+            _ = sd_event_source_set_enabled(timer, Int32(SD_EVENT_OFF))
+            return
+        }
+        // A deadline already due runs on the next iteration, not somewhere in the coalescing window.
+        let accuracy: UInt64 = earliest <= clock.now ? 1 : 0
+        var result = sd_event_source_set_time(timer, earliest.bootTimeMicrosecondsRoundedUp)
+        guard result >= 0 else { throw SystemError(operation: "sd_event_source_set_time", errno: -result) }
+        result = sd_event_source_set_time_accuracy(timer, accuracy)
+        guard result >= 0 else { throw SystemError(operation: "sd_event_source_set_time_accuracy", errno: -result) }
+        result = sd_event_source_set_enabled(timer, Int32(SD_EVENT_ONESHOT))
+        guard result >= 0 else { throw SystemError(operation: "sd_event_source_set_enabled", errno: -result) }
+    }
+
+    /// For tests: the clock of the loop's one timer source.
+    var timerClock: clockid_t? {
+        var clock = clockid_t()
+        return sd_event_source_get_time_clock(timer, &clock) >= 0 ? clock : nil
+    }
+
+    /// For tests: when the timer source will fire (µs on its clock), nil while it is off.
+    var timerArmedAt: UInt64? {
+        var enabled: Int32 = 0
+        var time: UInt64 = 0
+        guard sd_event_source_get_enabled(timer, &enabled) >= 0, enabled != Int32(SD_EVENT_OFF),
+              sd_event_source_get_time(timer, &time) >= 0 else { return nil }
+        return time
+    }
+
+    /// For tests: handlers waiting for their deadline.
+    var pendingTimers: Int { deadlines.count }
 }
 
 public struct TimerToken: Hashable {
-    fileprivate let source: OpaquePointer
+    fileprivate let entry: DeadlineQueue<EventLoop.Handler>.Token
 }
 
 public struct WatchToken: Hashable {
