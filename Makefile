@@ -92,9 +92,12 @@ fuzz-smoke: fuzz-build
 demo: build lab-deps
 	$(LAB) demo --build-dir $(BUILD_DIR)
 
-## Benchmarks: figures for the report, never a pass/fail.
+## Benchmarks: figures for docs/benchmarks.md, never a pass/fail. Home Assistant's
+## bluetooth-data-tools comes from PyPI into a venv under .build/bench.
+BENCH_PACKAGES := valgrind python3-venv wpasupplicant binutils
 bench: build-deps
-	$(SWIFT) run -c release accessory-bench
+	@$(call apt_install,$(BENCH_PACKAGES))
+	SWIFT=$(SWIFT) Tests/Bench/run
 
 ## The Debian source and binary packages, under .build/deb/ (packaging/build-package).
 deb: build-deps

@@ -77,7 +77,7 @@ let package = Package(
         .executableTarget(
             name: "lab-peripheral", dependencies: ["AccessoryCore", "AccessoryCodecs", "AccessorySystem", "AccessorySetup"]),
         .executableTarget(
-            name: "accessory-bench", dependencies: ["AccessoryCore", "AccessoryCodecs", "TestSupport"]),
+            name: "accessory-bench", dependencies: ["AccessoryCore", "AccessoryCodecs", "AccessoryDaemon", "TestSupport"]),
 
         .testTarget(name: "AccessoryCoreTests", dependencies: ["AccessoryCore", "TestSupport"]),
         .testTarget(

@@ -8,10 +8,10 @@ import TestSupport
 struct Workload {
     var rng: SplitMix64
 
-    let companies: [UInt16] = [0x004C, 0x004C, 0x004C, 0x0006, 0x0075, 0x00E0] + (0..<58).map { UInt16(0x0100 + $0) }
-    let services: [BluetoothUUID] = [BluetoothUUID("FE2C")!, BluetoothUUID("FCD2")!, BluetoothUUID("180F")!]
+    static let companies: [UInt16] = [0x004C, 0x004C, 0x004C, 0x0006, 0x0075, 0x00E0] + (0..<58).map { UInt16(0x0100 + $0) }
+    static let services: [BluetoothUUID] = [BluetoothUUID("FE2C")!, BluetoothUUID("FCD2")!, BluetoothUUID("180F")!]
         + (0..<61).map { BluetoothUUID(uuid16: UInt16(0xFD00 + $0)) }
-    let names = ["Acme Sensor", "ACME-", "Thermo", "Band", "Buds", "TV", "Beacon", "Tag", "Lock", "Plug"]
+    static let names = ["Acme Sensor", "ACME-", "Thermo", "Band", "Buds", "TV", "Beacon", "Tag", "Lock", "Plug"]
 
     init(seed: UInt64) { rng = SplitMix64(seed: seed) }
 
@@ -21,13 +21,13 @@ struct Workload {
 
     mutating func descriptor() -> DiscoveryDescriptor {
         var d = DiscoveryDescriptor()
-        if chance(60) { d.bluetoothCompanyIdentifier = pick(companies) } else { d.bluetoothServiceUUID = pick(services) }
+        if chance(60) { d.bluetoothCompanyIdentifier = pick(Self.companies) } else { d.bluetoothServiceUUID = pick(Self.services) }
         switch Int.random(in: 0..<4, using: &rng) {
         case 0:
-            d.bluetoothNameSubstring = pick(names)
+            d.bluetoothNameSubstring = pick(Self.names)
             d.bluetoothNameSubstringCompareOptions = chance(50) ? .caseInsensitive : []
         case 1:
-            d.bluetoothNamePattern = pick(names) + "*"
+            d.bluetoothNamePattern = pick(Self.names) + "*"
         default:
             let mask: [UInt8] = [0xFF, 0xF0]
             let blob = bytes(2).enumerated().map { $0.element & mask[$0.offset] }
@@ -45,10 +45,10 @@ struct Workload {
 
     mutating func advertisement(_ n: Int) -> Advertisement {
         var data = AdvertisingData(flags: 0x06)
-        if chance(85) { data.manufacturerData[pick(companies)] = bytes(Int.random(in: 2...24, using: &rng)) }
-        if chance(30) { data.completeServiceUUIDs = [pick(services)] }
-        if chance(20) { data.serviceData[pick(services)] = bytes(Int.random(in: 2...12, using: &rng)) }
-        if chance(35) { data.completeLocalName = Array((pick(names) + " \(n % 100)").utf8) }
+        if chance(85) { data.manufacturerData[pick(Self.companies)] = bytes(Int.random(in: 2...24, using: &rng)) }
+        if chance(30) { data.completeServiceUUIDs = [pick(Self.services)] }
+        if chance(20) { data.serviceData[pick(Self.services)] = bytes(Int.random(in: 2...12, using: &rng)) }
+        if chance(35) { data.completeLocalName = Array((pick(Self.names) + " \(n % 100)").utf8) }
         let address = BluetoothAddress(rawValue: UInt64(n) & 0xFFFF_FFFF_FFFF)!
         return Advertisement(
             device: BluetoothDeviceIdentifier(address: address, addressType: .random),

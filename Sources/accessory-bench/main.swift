@@ -1,83 +1,119 @@
-// accessory-bench: how many advertisements per second the matching index
-// handles with 1, 100 and 1,000 descriptors spread over 20 apps, beside a
-// plain scan over every descriptor for comparison, and the registry's full
-// path (merge, smooth, match, presence). Build in release:
-//   swift run -c release accessory-bench
-// Figures go to a report, never into a test's pass/fail.
+// accessory-bench: the measurements behind docs/benchmarks.md. `make bench`
+// (Tests/Bench/run) drives it beside Home Assistant's bluetooth-data-tools
+// over one corpus file and writes the report; by hand:
+//   swift run -c release accessory-bench corpus /tmp/corpus.bin
+//   swift run -c release accessory-bench parse /tmp/corpus.bin --runs 5
+// Each measuring command prints one line of key=value pairs. Figures go to a
+// report, never into a test's pass/fail.
 import AccessoryCore
+import Foundation
 
-let appCount = 20
-let advertisementCount = 20_000
-let clock = ContinuousClock()
+let usage = """
+    usage: accessory-bench COMMAND [options]
+      corpus OUT [--count N] [--seed S]       write the seeded corpus of distinct payloads
+      parse CORPUS [--limit N] [--runs R]     the AD parser alone
+      match CORPUS --descriptors D [--limit N] [--runs R]
+                                              parse into an advertisement and match (D descriptors of 20 apps)
+      intake CORPUS [--descriptors D] [--devices K] [--limit N] [--runs R]
+                                              HCI event bytes -> ingest -> pipeline (registry, match, presence)
+      capture CORPUS OUT --reports N [--devices K]
+                                              a btsnoop capture for accessoryd --replay
+      descriptors OUT --descriptors D         the same descriptors as a --descriptors file
+      matching                                the index against a scan of every descriptor
+    R = 0 runs one untimed pass (for callgrind and allocation counts).
+    """
 
-/// The best of three runs of `run`: the board is shared, and the best run is
-/// the one least disturbed by other work.
-func measure(_ body: (Advertisement) -> Int, _ adverts: [Advertisement]) -> (Double, Int) {
-    var best = (0.0, 0)
-    for _ in 0..<3 {
-        let result = run(body, adverts)
-        if result.0 > best.0 { best = result }
+func fail(_ message: String) -> Never {
+    FileHandle.standardError.write(Data("accessory-bench: \(message)\n\(usage)\n".utf8))
+    exit(64)
+}
+
+var arguments = Array(CommandLine.arguments.dropFirst())
+guard !arguments.isEmpty else { fail("a command is needed") }
+let command = arguments.removeFirst()
+var positional: [String] = []
+var options: [String: Int] = [:]
+while !arguments.isEmpty {
+    let argument = arguments.removeFirst()
+    if argument.hasPrefix("--") {
+        guard let value = arguments.first.flatMap({ Int($0) }) else { fail("\(argument) needs a number") }
+        arguments.removeFirst()
+        options[String(argument.dropFirst(2))] = value
+    } else {
+        positional.append(argument)
     }
-    return best
 }
 
-/// Runs `body` over the advertisements until at least `minimum` has passed; returns adverts per second
-/// and the matches found per pass.
-func run(minimum: Duration = .milliseconds(500), _ body: (Advertisement) -> Int, _ adverts: [Advertisement]) -> (Double, Int) {
-    var processed = 0
-    var matched = 0
-    let start = clock.now
-    var elapsed = Duration.zero
-    repeat {
-        for advert in adverts { matched &+= body(advert) }
-        processed += adverts.count
-        elapsed = start.duration(to: clock.now)
-    } while elapsed < minimum
-    let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-    return (Double(processed) / seconds, matched / max(1, processed / adverts.count))
+func read(_ path: String) -> [UInt8] {
+    guard let data = FileManager.default.contents(atPath: path) else { fail("cannot read \(path)") }
+    return [UInt8](data)
 }
 
-func format(_ rate: Double) -> String {
-    let whole = Int(rate)
-    var digits = String(whole)
-    var grouped = ""
-    while digits.count > 3 {
-        grouped = "," + digits.suffix(3) + grouped
-        digits.removeLast(3)
+func write(_ bytes: [UInt8], to path: String) {
+    guard FileManager.default.createFile(atPath: path, contents: Data(bytes)) else { fail("cannot write \(path)") }
+}
+
+@MainActor func corpus(at index: Int) -> AdvertisementCorpus {
+    guard positional.count > index else { fail("\(command) needs a corpus file") }
+    return AdvertisementCorpus(file: read(positional[index]))
+}
+
+/// Times `pass` R times, or runs it once untimed when R is 0, and prints the line.
+@MainActor func report(_ name: String, items: Int, _ pass: () -> Int) {
+    let runs = options["runs"] ?? 5
+    if runs == 0 {
+        print("\(name) items=\(items) checksum=\(pass())")
+    } else {
+        let (ns, checksum) = nanosecondsPerItem(runs: runs, items: items, pass)
+        print("\(name) items=\(items) runs=\(runs) ns_per_item=\(String(format: "%.1f", ns)) checksum=\(checksum)")
     }
-    return (digits + grouped).padding(11)
 }
 
-extension String {
-    func padding(_ width: Int) -> String { String(repeating: " ", count: max(0, width - count)) + self }
-}
-
-var workload = Workload(seed: 0xACCE55)
-let adverts = (0..<advertisementCount).map { workload.advertisement($0) }
-
-print("accessory-bench: \(advertisementCount) distinct advertisements, descriptors over \(appCount) apps")
-print("(best of 3 runs of at least 0.5 s each; registry: merge, smooth, match, presence, 4096-entry table)")
-print("descriptors | index adv/s | scan adv/s | registry adv/s | matches per 20k adverts")
-for descriptorCount in [1, 100, 1_000] {
-    var index = MatchingIndex()
-    var made = 0
-    while made < descriptorCount {
-        let app = AppID("app\(made % appCount)")
-        do {
-            try index.insert(workload.descriptor(), id: DescriptorID(UInt64(made)), app: app)
-            made += 1
-        } catch {
-            fatalError("the workload made an invalid descriptor: \(error)")
-        }
+let apps = 20
+let descriptorSeed: UInt64 = 0xACCE55
+switch command {
+case "corpus":
+    guard let out = positional.first else { fail("corpus needs an output file") }
+    let made = AdvertisementCorpus(count: options["count"] ?? 100_000, seed: UInt64(options["seed"] ?? 0x5EED))
+    write(made.file, to: out)
+    print("corpus items=\(made.payloads.count) bytes=\(made.file.count)")
+case "parse":
+    let bench = IntakeBenchmarks(corpus: corpus(at: 0))
+    let limit = min(options["limit"] ?? .max, bench.corpus.payloads.count)
+    report("parse", items: limit) { bench.parse(limit: limit) }
+case "match":
+    let bench = IntakeBenchmarks(corpus: corpus(at: 0))
+    let limit = min(options["limit"] ?? .max, bench.corpus.payloads.count)
+    let index = IntakeBenchmarks.index(descriptors: options["descriptors"] ?? 1_000, apps: apps, seed: descriptorSeed)
+    report("match", items: limit) { bench.parseAndMatch(limit: limit, index: index) }
+case "intake":
+    let loaded = corpus(at: 0)
+    let limit = min(options["limit"] ?? .max, loaded.payloads.count)
+    let events = IntakeBenchmarks.events(loaded, limit: limit, devices: options["devices"] ?? limit)
+    let index = IntakeBenchmarks.index(descriptors: options["descriptors"] ?? 1_000, apps: apps, seed: descriptorSeed)
+    // One pipeline for every run: later runs meet devices the registry knows.
+    let intake = IntakeBenchmarks.Intake(index: index)
+    for _ in 0..<(options["warm"] ?? 0) { _ = intake.run(events) }
+    report("intake", items: events.count) { intake.run(events) }
+case "capture":
+    guard positional.count == 2, let reports = options["reports"] else { fail("capture needs CORPUS OUT --reports N") }
+    let loaded = corpus(at: 0)
+    do {
+        write(try HCIAdvertisingEvent.capture(loaded, reports: reports, devices: options["devices"] ?? reports),
+              to: positional[1])
+    } catch {
+        fail("cannot encode the capture: \(error)")
     }
-    let (indexed, matches) = measure({ index.matches($0).count }, adverts)
-    let (scanned, scanMatches) = measure({ index.matchesByScanningAll($0).count }, adverts)
-    precondition(matches == scanMatches, "index and scan disagree")
-    var registry = AccessoryRegistry(configuration: PresenceConfiguration(capacity: 4096))
-    var tick: UInt64 = 0
-    let (recorded, _) = measure({ advert in
-        tick &+= 1_000_000
-        return registry.record(advert, at: MonotonicInstant(nanoseconds: tick), matchingWith: index).count
-    }, adverts)
-    print("\(String(descriptorCount).padding(11)) | \(format(indexed)) | \(format(scanned).padding(10)) | \(format(recorded).padding(14)) | \(matches)")
+    print("capture reports=\(reports)")
+case "descriptors":
+    guard let out = positional.first else { fail("descriptors needs an output file") }
+    let count = options["descriptors"] ?? 1_000
+    var workload = Workload(seed: descriptorSeed)
+    let text = (0..<count).map { DescriptorFileText.section(workload.descriptor(), name: "d\($0 + 1)", app: "app\($0 % apps)") }
+    write(Array(text.joined(separator: "\n").utf8), to: out)
+    print("descriptors items=\(count)")
+case "matching":
+    printMatchingTable()
+default:
+    fail("unknown command \(command)")
 }

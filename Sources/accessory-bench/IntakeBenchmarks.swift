@@ -1,0 +1,79 @@
+import AccessoryCodecs
+import AccessoryCore
+import AccessoryDaemon
+
+/// The three depths of the intake measured over one corpus: the parser
+/// alone, parse and match, and the whole path from HCI event bytes through
+/// the ingest into the pipeline (registry, match, presence). Each returns a
+/// checksum of what it found, so no work can be optimised away and both
+/// runs of a comparison can be seen to agree.
+struct IntakeBenchmarks {
+    let corpus: AdvertisementCorpus
+
+    func parse(limit: Int) -> Int {
+        var found = 0
+        for payload in corpus.payloads.prefix(limit) {
+            let reading = AdvertisingDataParser.read(payload)
+            found &+= reading.data.manufacturerData.count &+ reading.damage.count
+        }
+        return found
+    }
+
+    /// Parsed as the daemon does: into an `Advertisement` of a device, then matched.
+    func parseAndMatch(limit: Int, index: MatchingIndex) -> Int {
+        var matched = 0
+        for (n, payload) in corpus.payloads.prefix(limit).enumerated() {
+            let advertisement = Advertisement(
+                device: BluetoothDeviceIdentifier(address: BluetoothAddress(rawValue: UInt64(n))!, addressType: .random),
+                properties: [.legacy], rssi: -60, data: AdvertisingDataParser.read(payload).data)
+            matched &+= index.matches(advertisement).count
+        }
+        return matched
+    }
+
+    /// Events prepared once: the socket's part is not measured.
+    static func events(_ corpus: AdvertisementCorpus, limit: Int, devices: Int) -> [[UInt8]] {
+        corpus.payloads.prefix(limit).enumerated().map {
+            HCIAdvertisingEvent.bytes(payload: $0.element, device: $0.offset % devices, rssi: -60 - Int8($0.offset % 30))
+        }
+    }
+
+    /// A pipeline as the daemon wires it, with `index` as every app's descriptors.
+    final class Intake {
+        let clock = ManualClock()
+        let pipeline: DiscoveryPipeline
+        let ingest: AdvertisingReportIngest
+        var presenceEvents = 0
+
+        init(index: MatchingIndex) {
+            pipeline = DiscoveryPipeline(clock: clock)
+            pipeline.index = index
+            ingest = AdvertisingReportIngest { [pipeline] in pipeline.record($0) }
+            pipeline.onPresence { [unowned self] _ in presenceEvents += 1 }
+        }
+
+        func run(_ events: [[UInt8]]) -> Int {
+            for event in events {
+                clock.advance(by: .microseconds(150))
+                ingest.ingest(event: event, controller: 0)
+            }
+            return ingest.advertisementCount &+ presenceEvents
+        }
+    }
+
+    /// `count` descriptors spread over `apps` apps, from the seeded workload.
+    static func index(descriptors count: Int, apps: Int, seed: UInt64) -> MatchingIndex {
+        var workload = Workload(seed: seed)
+        var index = MatchingIndex()
+        var made = 0
+        while made < count {
+            do {
+                try index.insert(workload.descriptor(), id: DescriptorID(UInt64(made + 1)), app: AppID("app\(made % apps)"))
+                made += 1
+            } catch {
+                fatalError("the workload made an invalid descriptor: \(error)")
+            }
+        }
+        return index
+    }
+}
