@@ -32,7 +32,10 @@ public struct GrantBook: Sendable {
     }
 
     mutating func save(_ grant: Grant) {
-        if let old = all[grant.accessory], let identity = DeviceIdentity(old) { byIdentity[identity] = nil }
+        // A renamed SSID: the old one no longer names this accessory.
+        if let old = all[grant.accessory], let identity = DeviceIdentity(old), byIdentity[identity] == grant.accessory {
+            byIdentity[identity] = nil
+        }
         all[grant.accessory] = grant
         index(grant)
     }
