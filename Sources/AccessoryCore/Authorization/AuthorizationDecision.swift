@@ -28,6 +28,11 @@ public struct AuthorizationDecision: Sendable {
 
     public init() {}
 
+    /// Nothing to carry out: most devices heard concern no request and no grant.
+    public var isEmpty: Bool {
+        grantWrite == nil && indexChanges.isEmpty && log.isEmpty && notices.isEmpty && followUps.isEmpty
+    }
+
     mutating func notify(_ notice: AuthorizationNotice) { notices.append(notice) }
 
     mutating func log(_ event: MessageID?, _ level: AuthorizationLogLine.Level, _ message: String,

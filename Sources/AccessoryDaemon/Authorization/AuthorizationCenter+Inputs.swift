@@ -129,5 +129,7 @@ extension AuthorizationCenter {
     /// The loop's timer calls this at the core's next deadline.
     public func deadlineReached() {
         apply { core, now, registry in core.deadlineReached(registry: registry, at: now) }
+        // Early (what was due moved later) and nothing to do: the timer is armed again all the same.
+        reschedule()
     }
 }

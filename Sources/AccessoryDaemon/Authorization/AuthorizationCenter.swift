@@ -46,7 +46,8 @@ public final class AuthorizationCenter {
         let (result, decision) = try input(&next, pipeline.now, pipeline.registry)
         if let write = decision.grantWrite { try perform(write) }
         core = next
-        carryOut(decision)
+        // Every advertisement heard comes through here: an empty decision costs nothing more.
+        if !decision.isEmpty { carryOut(decision) }
         return result
     }
 
@@ -109,7 +110,7 @@ public final class AuthorizationCenter {
 
     /// Arms the loop's timer for the core's next deadline. A timer due
     /// before it stays: it fires early, finds nothing due, and re-arms.
-    private func reschedule() {
+    func reschedule() {
         guard let loop, let deadline = core.nextDeadline(registry: pipeline.registry) else { return }
         if let armed = timer {
             guard deadline < armed.due else { return }
