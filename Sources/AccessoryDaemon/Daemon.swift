@@ -33,6 +33,8 @@ public final class Daemon {
     private var wifi: WiFiDiscovery?
     private var bus: BusConnection?
     private var service: AccessoryService?
+    /// The authorization core's adapter: made here, handed to the D-Bus service.
+    private var authorization: AuthorizationCenter?
     /// Joins accessories' hotspots for apps.
     private var hotspots: HotspotJoiner?
     /// Grants survive restarts here; systemd's StateDirectory= names the place.
@@ -119,6 +121,14 @@ public final class Daemon {
             }
 
             loadGrants()
+            let authorization = AuthorizationCenter(store: grants, pipeline: discovery, logger: logger, loop: loop)
+            authorization.demandChanged = { [unowned self] demand in
+                appDemand = demand
+                updateWiFiDemand()
+            }
+            // Wi-Fi accessories granted before this start want their presence followed.
+            appDemand = authorization.demand
+            self.authorization = authorization
             if configuration.wifiEnabled {
                 // Joins a crash interrupted are undone before anything else touches Wi-Fi.
                 var settings = HotspotJoinSettings()
@@ -127,7 +137,7 @@ public final class Daemon {
                 hotspots.recoverAfterCrash()
                 self.hotspots = hotspots
             }
-            guard startService(on: loop) || !requiresBus else { return Self.exitBusLost }
+            guard startService(on: loop, authorization: authorization) || !requiresBus else { return Self.exitBusLost }
             service?.hotspots = hotspots
             // Radios come and go after the start (udev starts accessoryd for the
             // first one): channels and joins ask the kernel for the ones there now.
@@ -192,7 +202,7 @@ public final class Daemon {
 
     /// The D-Bus API on the system bus. Returns whether it is offered; why
     /// not is logged, as an error when the API is required.
-    private func startService(on loop: EventLoop) -> Bool {
+    private func startService(on loop: EventLoop, authorization: AuthorizationCenter) -> Bool {
         do {
             let bus = try BusConnection(loop: loop)
             // Before anything can close it: a lost bus is never silent.
@@ -201,13 +211,7 @@ public final class Daemon {
             let service = try AccessoryService(
                 connection: bus, logger: logger, apps: { [unowned self] in apps },
                 manifestDirectories: appLoader.directoriesDescription,
-                store: grants, pipeline: discovery, loop: loop)
-            service.center.wifiDemandChanged = { [unowned self] wanted in
-                appsWantWiFi = wanted
-                updateWiFiDemand()
-            }
-            // Wi-Fi accessories granted before this start want their presence followed.
-            appsWantWiFi = service.center.wantsWiFiScans
+                center: authorization, loop: loop)
             service.limits = configuration.limits
             self.service = service
             self.bus = bus
@@ -226,21 +230,17 @@ public final class Daemon {
         }
     }
 
-    /// Whether the apps want Wi-Fi scanned: a pending setup request looks
-    /// for Wi-Fi accessories, or a Wi-Fi accessory is granted (its presence).
-    private var appsWantWiFi = false
+    /// What the apps need the radios for (requests and granted accessories),
+    /// as the authorization core last decided it.
+    private var appDemand: AuthorizationDemand?
 
     /// Wi-Fi scans only while someone wants them: the monitor, the
     /// administrator's descriptors, or the apps (requests and granted accessories).
     private func updateWiFiDemand() {
         guard let wifi else { return }
         // Hidden hotspots answer only probe requests that name them.
-        var ssids = descriptorEntries.compactMap(\.descriptor.ssid)
-        for request in service?.center.requests.values ?? [:].values {
-            ssids += request.pickerItems.compactMap(\.descriptor.ssid)
-        }
-        wifi.setProbeSSIDs(ssids)
-        wifi.setDemand(monitor != nil || appsWantWiFi || descriptorEntries.contains { $0.descriptor.describesWiFi })
+        wifi.setProbeSSIDs(descriptorEntries.compactMap(\.descriptor.ssid) + (appDemand?.probeSSIDs ?? []))
+        wifi.setDemand(monitor != nil || appDemand?.wifi == true || descriptorEntries.contains { $0.descriptor.describesWiFi })
     }
 
     /// When the next tracked accessory would be lost: one timer, re-armed on

@@ -43,7 +43,9 @@ final class RealAccessoryd {
                 held.service = try AccessoryService(
                     connection: connection, logger: Logger(label: "accessoryd") { _ in SwiftLogNoOpLogHandler() },
                     apps: { [catalog] in catalog }, manifestDirectories: directory,
-                    store: GrantStore(directory: directory), pipeline: DiscoveryPipeline(clock: ManualClock()),
+                    center: AuthorizationCenter(
+                        store: GrantStore(directory: directory), pipeline: DiscoveryPipeline(clock: ManualClock()),
+                        logger: Logger(label: "accessoryd") { _ in SwiftLogNoOpLogHandler() }, loop: context.loop),
                     loop: context.loop)
             } catch {
                 throw AccessorySetupError(.unknown, reason: .message("accessoryd: \(error)"))

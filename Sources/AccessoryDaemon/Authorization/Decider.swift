@@ -19,8 +19,8 @@ public enum Decider: Hashable, Sendable, CustomStringConvertible {
         case .administrator(let uid):
             UnixUser.name(of: uid).map { "administrator \($0) (uid \(uid))" } ?? "administrator (uid \(uid))"
         case .agent(let name): "agent \(name)"
-        case .policy: "policy (approval window)"
-        case .app(let app): "app \(app)"
+        case .policy: AuthorizationCore.policyDecider
+        case .app(let app): AuthorizationCore.appDecider(app)
         }
     }
 }

@@ -71,7 +71,7 @@ extension AccessoryService {
 
     /// The app's sessions learn of a new accessory object.
     func accessoryAppeared(_ id: AccessoryID, app: AppID) {
-        guard let grant = center.store.grants[id] else { return }
+        guard let grant = center.allGrants[id] else { return }
         for owner in owners(of: app) {
             try? connection.emitSignal(path: BusNames.root, interface: BusNames.objectManager, member: "InterfacesAdded",
                                        destination: owner) { signal in
@@ -113,7 +113,7 @@ extension AccessoryService {
     /// After a grant changed: its new values, to the app holding it only,
     /// so a client's property cache (a GDBus proxy) follows a rename.
     func grantChanged(_ id: AccessoryID, app: AppID) {
-        guard let grant = center.store.grants[id], grant.app == app else { return }
+        guard let grant = center.allGrants[id], grant.app == app else { return }
         let changed = accessoryProperties(grant).filter { Self.grantChangeable.contains($0.0) }
         for owner in owners(of: app) {
             try? connection.emitSignal(path: BusNames.path(of: id), interface: BusNames.properties,

@@ -71,7 +71,7 @@ extension AccessoryService {
         case "Deny":
             try center.deny(try u(), by: decider)
         case "ListAccessories":
-            let grants = center.store.grants.values.sorted { $0.accessory < $1.accessory }
+            let grants = center.allGrants.values.sorted { $0.accessory < $1.accessory }
             return reply(call) { reply in
                 reply.container("a", "(sssss)") { array in
                     for grant in grants {

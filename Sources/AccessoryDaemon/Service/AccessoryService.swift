@@ -2,10 +2,11 @@ import AccessoryCore
 import AccessorySystem
 import Logging
 
-/// accessoryd's D-Bus API (see the README's "D-Bus API"): it identifies
-/// each caller from the bus's credentials, hands the calls to the
-/// authorization center, and turns the center's notices into signals for
-/// exactly the peers entitled to them. Whatever belongs to another app does
+/// accessoryd's D-Bus API (see the README's "D-Bus API"): an adapter that
+/// identifies each caller from the bus's credentials, turns the calls into
+/// inputs of the authorization center (made and owned by the daemon's
+/// wiring), and turns its notices into signals and replies for exactly the
+/// peers entitled to them. Whatever belongs to another app does
 /// not exist, as far as a caller can tell.
 public final class AccessoryService {
     let connection: BusConnection
@@ -14,7 +15,7 @@ public final class AccessoryService {
     let manifestDirectories: String
     let logger: Logger
     let clock: any MonotonicClock
-    public private(set) var center: AuthorizationCenter!
+    public let center: AuthorizationCenter
     var sessions: [UInt64: AccessorySession] = [:]
     /// Connects Bluetooth LE channels for apps; nil without Bluetooth.
     public var channels: ChannelBroker?
@@ -38,7 +39,7 @@ public final class AccessoryService {
         connection: BusConnection, logger: Logger, apps: @escaping () -> AppManifestCatalog,
         manifestDirectories: String = AppCatalogLoader().directoriesDescription,
         administratorGroup: String = AdministratorGroup.defaultName,
-        store: GrantStore, pipeline: DiscoveryPipeline, loop: EventLoop
+        center: AuthorizationCenter, loop: EventLoop
     ) throws(SystemError) {
         self.connection = connection
         self.logger = logger
@@ -46,21 +47,8 @@ public final class AccessoryService {
         self.manifestDirectories = manifestDirectories
         self.clock = SystemMonotonicClock()
         self.administrators = Self.lookUpAdministrators(administratorGroup, logger: logger)
-        var timer: TimerToken?
-        center = AuthorizationCenter(
-            store: store, pipeline: pipeline, logger: logger,
-            schedule: { [weak loop] deadline in
-                guard let loop else { return }
-                if let timer { loop.cancel(timer) }
-                timer = nil
-                guard let deadline else { return }
-                let delay = max(.zero, deadline.duration(since: pipeline.now))
-                timer = try? loop.after(delay) { [weak self] in
-                    timer = nil
-                    self?.center.deadlineReached()
-                }
-            },
-            notify: { [weak self] notice in self?.deliver(notice) })
+        self.center = center
+        center.notify = { [weak self] notice in self?.deliver(notice) }
         // Before any call is served, so no caller can leave unseen.
         try connection.watchDepartures()
         try connection.serve(path: BusNames.root) { [unowned self] call, _ in handleRoot(call) }

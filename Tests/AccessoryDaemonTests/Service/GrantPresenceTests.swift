@@ -69,7 +69,7 @@ import Testing
         // Without a request, the grant alone: its presence needs scans.
         #expect(h.service.center.wantsWiFiScans)
         let told = Mutex<[Bool]>([])
-        h.service.center.wifiDemandChanged = { wanted in told.withLock { $0.append(wanted) } }
+        h.service.center.demandChanged = { demand in told.withLock { $0.append(demand.wifi) } }
         #expect(try h.accessoryctl(["remove", "00000000000000c2"]).status == 0)
         #expect(!h.service.center.wantsWiFiScans)
         #expect(told.withLock { $0.last } == false)

@@ -163,7 +163,7 @@ import TestSupport
     func leavingAtAnyStepLeavesNothingBehind(step: String) throws {
         let h = try ServiceHarness(manifests: [Self.hostile])
         var wifiWanted = false
-        h.service.center.wifiDemandChanged = { wifiWanted = $0 }
+        h.service.center.demandChanged = { wifiWanted = $0.wifi }
         let reached = try Self.markers(h) + "/reached"
         do {
             let client = try h.start(Self.attempt + """

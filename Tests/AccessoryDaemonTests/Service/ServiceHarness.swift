@@ -41,7 +41,8 @@ final class ServiceHarness {
         service = try AccessoryService(connection: connection, logger: log.logger,
                                        apps: { catalog }, manifestDirectories: scratch.path("apps.d"),
                                        administratorGroup: administratorGroup,
-                                       store: store, pipeline: pipeline, loop: loop)
+                                       center: AuthorizationCenter(store: store, pipeline: pipeline, logger: log.logger, loop: loop),
+                                       loop: loop)
     }
 
     /// The Python prelude every client shares: `call`, `on_signals`, `run`.

@@ -1,8 +1,6 @@
-import AccessoryCore
-
-/// What the authorization center tells the outside world; the D-Bus service
+/// What the authorization core tells the outside world; the D-Bus service
 /// turns each into signals for exactly the peers entitled to them.
-public enum AuthorizationNotice {
+public enum AuthorizationNotice: Sendable {
     /// Picker events, for the session that showed the picker.
     case session(UInt64, SessionEvent)
     /// Accessory events, for every active session of the app holding it.
@@ -13,7 +11,7 @@ public enum AuthorizationNotice {
     case presence(Grant, present: Bool, rssi: Int?)
     case advertisement(Grant, rssi: Int?, data: [UInt8])
 
-    public enum SessionEvent {
+    public enum SessionEvent: Sendable {
         case pickerDidPresent
         case accessoryDiscovered(SetupCandidate)
         case accessoryAdded(AccessoryID)
@@ -25,7 +23,7 @@ public enum AuthorizationNotice {
         case migrationComplete
     }
 
-    public enum AgentEvent {
+    public enum AgentEvent: Sendable {
         case requestAdded(SetupRequest)
         case candidateAdded(SetupRequest, SetupCandidate)
         case requestEnded(UInt32, outcome: String)
