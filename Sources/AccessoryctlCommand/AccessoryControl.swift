@@ -1,5 +1,7 @@
+// Version.current only; the layers split moves it out of the daemon.
 import AccessoryDaemon
 import AccessorySystem
+import AccessoryWire
 import ArgumentParser
 
 public struct AccessoryControl: ParsableCommand {
@@ -12,7 +14,7 @@ public struct AccessoryControl: ParsableCommand {
             Answers the apps' setup requests (list, approve, deny, or pick interactively), lists, removes \
             and renames the accessories granted to apps, and opens approval windows, through accessoryd's \
             D-Bus interface org.accessoryagent.Admin1 (as root or a member of group \
-            \(AdministratorGroup.defaultName)). Checks app manifests and discovery descriptors before \
+            \(BusNames.administratorGroup)). Checks app manifests and discovery descriptors before \
             accessoryd reads them (as anyone).
             """,
         version: Version.current,
