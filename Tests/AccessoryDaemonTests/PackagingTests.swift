@@ -3,6 +3,7 @@ import AccessorySystem
 import Foundation
 import Testing
 @testable import AccessoryDaemon
+import AccessoryWire
 
 /// The files under packaging/ must agree with the code they describe.
 @Suite struct PackagingTests {

@@ -1,6 +1,7 @@
 import AccessoryCore
 import Testing
 @testable import AccessorySetup
+import AccessoryWire
 
 /// Signals become events with ASK's names, carrying the accessory and the error.
 @Suite struct EventDecodingTests {

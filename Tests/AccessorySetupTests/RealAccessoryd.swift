@@ -5,6 +5,7 @@ import Foundation
 import Logging
 import TestSupport
 @testable import AccessorySetup
+import AccessoryWire
 
 /// accessoryd's real D-Bus service and authorization center on a private
 /// bus, where `FakeAgent` would not do: what the daemon does with the

@@ -5,6 +5,7 @@ import Logging
 import Testing
 import TestSupport
 @testable import AccessoryDaemon
+import AccessoryWire
 
 /// Admin1 for root and the members of the administrator group, on a real
 /// dbus-daemon with a real system group made for the test: a client is a

@@ -4,6 +4,7 @@ import Foundation
 import Testing
 import TestSupport
 @testable import AccessoryDaemon
+import AccessoryWire
 
 /// The rest of the picker and authorization model: filtered discovery,
 /// two-phase setup, renames, removals by the administrator, approval

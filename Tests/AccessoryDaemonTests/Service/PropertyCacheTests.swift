@@ -4,6 +4,7 @@ import Foundation
 import Testing
 import TestSupport
 @testable import AccessoryDaemon
+import AccessoryWire
 
 /// Issue 12: introspection's emits-change promise, held for a real property
 /// cache. A GDBus proxy (python3-gi's Gio, its own connection, as a GLib app

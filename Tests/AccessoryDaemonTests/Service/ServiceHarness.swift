@@ -5,6 +5,7 @@ import Logging
 import Testing
 import TestSupport
 @testable import AccessoryDaemon
+import AccessoryWire
 
 /// accessoryd's D-Bus service on a real private dbus-daemon, with its real
 /// authorization center and grant store, and apps played by Python clients

@@ -4,6 +4,7 @@ import Foundation
 import TestSupport
 import Testing
 @testable import AccessoryDaemon
+import AccessoryWire
 
 /// packaging/dbus/org.accessoryagent.conf in a real dbus-daemon whose default
 /// policy is the system bus's (method calls denied unless a policy allows
