@@ -73,21 +73,8 @@ extension AccessoryService {
             try center.finishDiscovery(session: session.number)
         case Session1.finishAuthorization.name:
             let id = try BusArguments.accessory(call)
-            var ssid: SSID?
-            var bridging: String?
-            for (key, value) in try BusArguments.pairs(call, "authorization settings", limits: limits) {
-                switch key {
-                case WireAuthorizationSettings.ssid:
-                    var probe = DiscoveryDescriptor()
-                    do { try DescriptorFields.apply(key: WireAuthorizationSettings.ssid, value: value, to: &probe) } catch {
-                        throw BusArguments.invalid("\(error)")
-                    }
-                    ssid = probe.ssid
-                case WireAuthorizationSettings.bridgingIdentifier: bridging = value
-                default: throw BusArguments.invalid("unknown authorization setting \(key) (SSID, BridgingIdentifier)")
-                }
-            }
-            try center.finishAuthorization(id, app: session.app, ssid: ssid, bridgingIdentifier: bridging)
+            let settings = try BusArguments.authorizationSettings(call, limits: limits)
+            try center.finishAuthorization(id, app: session.app, ssid: settings.ssid, bridgingIdentifier: settings.bridgingIdentifier)
         case Session1.failAuthorization.name:
             try center.failAuthorization(try BusArguments.accessory(call), app: session.app)
         case Session1.updateAuthorization.name:
@@ -97,11 +84,8 @@ extension AccessoryService {
             try center.remove(try BusArguments.accessory(call), app: session.app, by: .app(session.app))
         case Session1.renameAccessory.name:
             let id = try BusArguments.accessory(call)
-            let reader = LimitedArguments(call, limits: limits)
-            let name = try BusArguments.read { () throws(BusError) in try reader.string("a name") }
-            let options = try BusArguments.read { () throws(BusError) in try reader.strings("rename options") }
-            guard options.allSatisfy({ $0 == RenameOptionWords.ssid }) else { throw BusArguments.invalid("unknown rename option (ssid)") }
-            try center.rename(id, app: session.app, to: name, renameSSID: options.contains(RenameOptionWords.ssid), by: .app(session.app))
+            let renaming = try BusArguments.renaming(call, limits: limits)
+            try center.rename(id, app: session.app, to: renaming.name, renameSSID: renaming.renameSSID, by: .app(session.app))
         default:
             return nil
         }

@@ -130,6 +130,34 @@ enum BusArguments {
         return try read { () throws(BusError) in try reader.pairs(what) }
     }
 
+    /// `a{ss}` authorization settings (`FinishAuthorization`): `SSID`, `BridgingIdentifier`.
+    static func authorizationSettings(_ call: BusMessage, limits: AppLimits = AppLimits()) throws(AccessorySetupError) -> (ssid: SSID?, bridgingIdentifier: String?) {
+        var ssid: SSID?
+        var bridging: String?
+        for (key, value) in try pairs(call, "authorization settings", limits: limits) {
+            switch key {
+            case WireAuthorizationSettings.ssid:
+                var probe = DiscoveryDescriptor()
+                do { try DescriptorFields.apply(key: WireAuthorizationSettings.ssid, value: value, to: &probe) } catch {
+                    throw invalid("\(error)")
+                }
+                ssid = probe.ssid
+            case WireAuthorizationSettings.bridgingIdentifier: bridging = value
+            default: throw invalid("unknown authorization setting \(key) (SSID, BridgingIdentifier)")
+            }
+        }
+        return (ssid, bridging)
+    }
+
+    /// `s name, as options` (`RenameAccessory`, after the accessory).
+    static func renaming(_ call: BusMessage, limits: AppLimits = AppLimits()) throws(AccessorySetupError) -> (name: String, renameSSID: Bool) {
+        let reader = LimitedArguments(call, limits: limits)
+        let name = try read { () throws(BusError) in try reader.string("a name") }
+        let options = try read { () throws(BusError) in try reader.strings("rename options") }
+        guard options.allSatisfy({ $0 == RenameOptionWords.ssid }) else { throw invalid("unknown rename option (ssid)") }
+        return (name, options.contains(RenameOptionWords.ssid))
+    }
+
     /// A name an app gives: text, and no control characters (as `RenameAccessory`).
     static func checkName(_ name: String, _ what: String) throws(AccessorySetupError) {
         guard !name.isEmpty else { throw invalid("\(what) needs a name") }

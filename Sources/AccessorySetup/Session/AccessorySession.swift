@@ -203,7 +203,7 @@ public final class AccessorySession: Sendable {
     ) async throws(AccessorySetupError) {
         try await sessionCall(Session1.updateAuthorization.name) {
             $0.append(objectPath: BusNames.path(of: accessory.id))
-                .append(pairs: DescriptorFields.fields(of: descriptor))
+                .append(descriptor: descriptor)
         }
     }
 
@@ -217,7 +217,7 @@ public final class AccessorySession: Sendable {
         _ accessory: Accessory, to name: String, options: AccessoryRenameOptions = []
     ) async throws(AccessorySetupError) {
         try await sessionCall(Session1.renameAccessory.name) {
-            $0.append(objectPath: BusNames.path(of: accessory.id)).append(name).append(strings: options.words)
+            $0.append(objectPath: BusNames.path(of: accessory.id)).append(renaming: name, options: options)
         }
     }
 

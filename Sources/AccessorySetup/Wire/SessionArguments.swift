@@ -27,6 +27,16 @@ extension BusReply {
         append(pairs: WireAuthorizationSettings.pairs(ssid: settings.ssid, bridgingIdentifier: settings.bridgingIdentifier))
     }
 
+    /// `UpdateAuthorization`'s descriptor.
+    @discardableResult
+    func append(descriptor: DiscoveryDescriptor) -> Self { append(pairs: DescriptorFields.fields(of: descriptor)) }
+
+    /// `RenameAccessory`'s name and options.
+    @discardableResult
+    func append(renaming name: String, options: AccessoryRenameOptions) -> Self {
+        append(name).append(strings: options.words)
+    }
+
     /// `Migrate`'s items.
     @discardableResult
     func append(migrationItems items: [MigrationDisplayItem]) -> Self {
