@@ -1,5 +1,4 @@
-// Version.current only; the layers split moves it out of the daemon.
-import AccessoryDaemon
+import AccessoryDaemon  // Version.current only: not part of the bus contract
 import AccessorySystem
 import AccessoryWire
 import ArgumentParser

@@ -1,9 +1,9 @@
 import AccessoryCore
 import AccessorySystem
+import AccessoryWire
 import Foundation
 import Testing
 @testable import AccessoryDaemon
-import AccessoryWire
 
 /// The files under packaging/ must agree with the code they describe.
 @Suite struct PackagingTests {

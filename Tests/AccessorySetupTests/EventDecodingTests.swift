@@ -1,7 +1,7 @@
 import AccessoryCore
+import AccessoryWire
 import Testing
 @testable import AccessorySetup
-import AccessoryWire
 
 /// Signals become events with ASK's names, carrying the accessory and the error.
 @Suite struct EventDecodingTests {

@@ -1,11 +1,11 @@
 import AccessoryCore
 import AccessoryDaemon
 import AccessorySystem
+import AccessoryWire
 import Foundation
 import Logging
 import TestSupport
 @testable import AccessorySetup
-import AccessoryWire
 
 /// accessoryd's real D-Bus service and authorization center on a private
 /// bus, where `FakeAgent` would not do: what the daemon does with the

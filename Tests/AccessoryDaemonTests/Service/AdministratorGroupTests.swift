@@ -1,11 +1,11 @@
 import AccessoryCore
 import AccessorySystem
+import AccessoryWire
 import Foundation
 import Logging
 import Testing
 import TestSupport
 @testable import AccessoryDaemon
-import AccessoryWire
 
 /// Admin1 for root and the members of the administrator group, on a real
 /// dbus-daemon with a real system group made for the test: a client is a

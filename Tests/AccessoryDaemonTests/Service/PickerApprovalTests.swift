@@ -1,10 +1,10 @@
 import AccessoryCore
 import AccessorySystem
+import AccessoryWire
 import Foundation
 import Testing
 import TestSupport
 @testable import AccessoryDaemon
-import AccessoryWire
 
 /// Issue 6's acceptance on a real dbus-daemon: two apps under two unix
 /// users; app A's picker is approved by the administrator; app B sees none

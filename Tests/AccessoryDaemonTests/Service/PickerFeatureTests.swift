@@ -1,10 +1,10 @@
 import AccessoryCore
 import AccessorySystem
+import AccessoryWire
 import Foundation
 import Testing
 import TestSupport
 @testable import AccessoryDaemon
-import AccessoryWire
 
 /// The rest of the picker and authorization model: filtered discovery,
 /// two-phase setup, renames, removals by the administrator, approval

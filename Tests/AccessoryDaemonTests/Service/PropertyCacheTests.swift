@@ -1,10 +1,10 @@
 import AccessoryCore
 import AccessorySystem
+import AccessoryWire
 import Foundation
 import Testing
 import TestSupport
 @testable import AccessoryDaemon
-import AccessoryWire
 
 /// Issue 12: introspection's emits-change promise, held for a real property
 /// cache. A GDBus proxy (python3-gi's Gio, its own connection, as a GLib app

@@ -1,11 +1,11 @@
 import AccessoryCore
 import AccessorySystem
+import AccessoryWire
 import Foundation
 import Logging
 import Testing
 import TestSupport
 @testable import AccessoryDaemon
-import AccessoryWire
 
 /// accessoryd's D-Bus service on a real private dbus-daemon, with its real
 /// authorization center and grant store, and apps played by Python clients

@@ -1,10 +1,10 @@
 import AccessoryCore
 import AccessorySystem
-import Foundation
-import TestSupport
-import Testing
-@testable import AccessoryDaemon
 import AccessoryWire
+import Foundation
+import Testing
+import TestSupport
+@testable import AccessoryDaemon
 
 /// packaging/dbus/org.accessoryagent.conf in a real dbus-daemon whose default
 /// policy is the system bus's (method calls denied unless a policy allows
