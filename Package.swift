@@ -3,6 +3,8 @@
 //   executables (accessoryd: the daemon and accessoryctl in one binary; accessory-bench) and the
 //   client library AccessorySetup, over the commands AccessorydCommand and AccessoryctlCommand
 //   → AccessoryDaemon (wiring, configuration)
+//   → AccessoryWire (the D-Bus contract: names, member declarations, argument codecs; shared by
+//     the daemon, accessoryctl and AccessorySetup)
 //   → AccessorySystem (the only code that makes syscalls or calls C libraries)
 //   → AccessoryCodecs (pure byte parsers and encoders)
 //   → AccessoryCore (pure domain: models, descriptors, matching, presence)
@@ -48,11 +50,14 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]),
 
+        // The bus contract, declared once for both ends of the bus.
+        .target(name: "AccessoryWire", dependencies: ["AccessoryCore", "AccessorySystem"]),
+
         // Layer 4: the daemon's wiring, configuration and the executables.
         .target(
             name: "AccessoryDaemon",
             dependencies: [
-                "AccessoryCore", "AccessoryCodecs", "AccessorySystem",
+                "AccessoryCore", "AccessoryCodecs", "AccessorySystem", "AccessoryWire",
                 .product(name: "Logging", package: "swift-log"),
             ]),
         // The commands, as libraries: the shipped accessoryd is one multi-call
@@ -66,12 +71,12 @@ let package = Package(
         .target(
             name: "AccessoryctlCommand",
             dependencies: [
-                "AccessorySetup", "AccessoryCore", "AccessoryDaemon", "AccessorySystem",
+                "AccessorySetup", "AccessoryCore", "AccessoryDaemon", "AccessorySystem", "AccessoryWire",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(name: "accessoryd", dependencies: ["AccessorydCommand", "AccessoryctlCommand"]),
         .executableTarget(name: "accessoryctl", dependencies: ["AccessoryctlCommand"]),
-        .target(name: "AccessorySetup", dependencies: ["AccessoryCore", "AccessoryCodecs", "CSystemd", "AccessorySystem"]),
+        .target(name: "AccessorySetup", dependencies: ["AccessoryCore", "AccessoryCodecs", "CSystemd", "AccessorySystem", "AccessoryWire"]),
         .executableTarget(name: "accessory-example", dependencies: ["AccessorySetup"]),
         // The lab's Bluetooth LE accessory (GATT over L2CAP); not shipped.
         .executableTarget(
@@ -86,11 +91,16 @@ let package = Package(
         // Shared by the tests and the benchmarks: a seeded generator, a private dbus-daemon.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "AccessorySystemTests", dependencies: ["AccessorySystem", "TestSupport"]),
-        .testTarget(name: "AccessoryDaemonTests", dependencies: ["AccessoryDaemon", "TestSupport"]),
+        .testTarget(name: "AccessoryDaemonTests", dependencies: ["AccessoryDaemon", "AccessoryWire", "TestSupport"]),
         // AccessoryDaemon: what the real service does with the library's calls, where FakeAgent cannot tell.
         .testTarget(
             name: "AccessorySetupTests",
-            dependencies: ["AccessorySetup", "AccessoryCore", "AccessorySystem", "TestSupport", "AccessoryDaemon"]),
+            dependencies: ["AccessorySetup", "AccessoryCore", "AccessorySystem", "AccessoryWire", "TestSupport", "AccessoryDaemon"]),
+        // The contract: the README's tables against the declarations, and every
+        // structured argument from one side's encoder to the other side's decoder.
+        .testTarget(
+            name: "AccessoryWireTests",
+            dependencies: ["AccessoryWire", "AccessoryCore", "AccessorySystem", "AccessoryDaemon", "AccessorySetup", "CSystemd", "TestSupport"]),
     ]
 )
 
@@ -101,7 +111,7 @@ if Context.environment["ACCESSORY_FUZZ"] == "1" {
     package.targets += [
         .executableTarget(
             name: "accessory-fuzz",
-            dependencies: ["AccessoryCore", "AccessoryCodecs", "AccessorySystem", "AccessoryDaemon", "CSystemd", "CLibFuzzer"],
+            dependencies: ["AccessoryCore", "AccessoryCodecs", "AccessorySystem", "AccessoryWire", "AccessoryDaemon", "CSystemd", "CLibFuzzer"],
             path: "Tests/Fuzz/Targets"),
         // libFuzzer's driver entry, declared for Swift: the runtime defines it.
         .systemLibrary(name: "CLibFuzzer", path: "Tests/Fuzz/CLibFuzzer"),

@@ -1,5 +1,6 @@
-import AccessoryDaemon
+import AccessoryDaemon  // Version.current only: not part of the bus contract
 import AccessorySystem
+import AccessoryWire
 import ArgumentParser
 
 public struct AccessoryControl: ParsableCommand {
@@ -12,7 +13,7 @@ public struct AccessoryControl: ParsableCommand {
             Answers the apps' setup requests (list, approve, deny, or pick interactively), lists, removes \
             and renames the accessories granted to apps, and opens approval windows, through accessoryd's \
             D-Bus interface org.accessoryagent.Admin1 (as root or a member of group \
-            \(AdministratorGroup.defaultName)). Checks app manifests and discovery descriptors before \
+            \(BusNames.administratorGroup)). Checks app manifests and discovery descriptors before \
             accessoryd reads them (as anyone).
             """,
         version: Version.current,

@@ -1,6 +1,6 @@
 import AccessoryCore
-import AccessoryDaemon
 import AccessorySystem
+import AccessoryWire
 
 /// accessoryd's administrator interface, `org.accessoryagent.Admin1`, one
 /// method per member, answering plain values. Every failure is an `AdminError`.
@@ -19,75 +19,60 @@ struct AdminClient {
     }
 
     func listRequests() throws(AdminError) -> [PendingRequest] {
-        let reply = try call("ListRequests")
-        return try decode("ListRequests") { () throws(BusError) in
-            var requests: [PendingRequest] = []
-            try reply.readArray("(ussasu)") { () throws(BusError) in
-                try reply.readContainer("r", "ussasu") { () throws(BusError) in
-                    requests.append(PendingRequest(
-                        number: try reply.readUInt32(), app: try reply.readString(), kind: try reply.readString(),
-                        items: try reply.readStrings(), candidateCount: try reply.readUInt32()))
-                }
+        let method = Admin1.listRequests
+        let reply = try call(method)
+        return try decode(method) { () throws(BusError) in
+            try PlainArguments(reply).records(of: WireRequestRow.self, "requests").map {
+                PendingRequest(number: $0.number, app: $0.app, kind: $0.kind, items: $0.items, candidateCount: $0.candidateCount)
             }
-            return requests
         }
     }
 
     func listCandidates(request: UInt32) throws(AdminError) -> [Candidate] {
-        let reply = try call("ListCandidates") { $0.append(request) }
-        return try decode("ListCandidates") { () throws(BusError) in
-            var candidates: [Candidate] = []
-            try reply.readArray("(ussssi)") { () throws(BusError) in
-                try reply.readContainer("r", "ussssi") { () throws(BusError) in
-                    candidates.append(Candidate(
-                        number: try reply.readUInt32(), item: try reply.readString(), name: try reply.readString(),
-                        kind: try reply.readString(), identity: try reply.readString(), rssi: try reply.readInt32()))
-                }
+        let method = Admin1.listCandidates
+        let reply = try call(method) { $0.append(request) }
+        return try decode(method) { () throws(BusError) in
+            try PlainArguments(reply).records(of: WireCandidateRow.self, "candidates").map {
+                Candidate(number: $0.number, item: $0.item, name: $0.name, kind: $0.kind, identity: $0.identity, rssi: $0.rssi)
             }
-            return candidates
         }
     }
 
     /// Approves `candidate` (0 for a migration), renamed to `name` unless
     /// empty; answers the new accessory's object path.
     func approve(request: UInt32, candidate: UInt32, name: String) throws(AdminError) -> String {
-        let reply = try call("Approve") { $0.append(request).append(candidate).append(name) }
-        return try decode("Approve") { () throws(BusError) in try reply.readObjectPath() }
+        let reply = try call(Admin1.approve) { $0.append(request).append(candidate).append(name) }
+        return try decode(Admin1.approve) { () throws(BusError) in try reply.readObjectPath() }
     }
 
     func deny(request: UInt32) throws(AdminError) {
-        _ = try call("Deny") { $0.append(request) }
+        _ = try call(Admin1.deny) { $0.append(request) }
     }
 
     func listAccessories() throws(AdminError) -> [AccessorySummary] {
-        let reply = try call("ListAccessories")
-        return try decode("ListAccessories") { () throws(BusError) in
-            var accessories: [AccessorySummary] = []
-            try reply.readArray("(sssss)") { () throws(BusError) in
-                try reply.readContainer("r", "sssss") { () throws(BusError) in
-                    accessories.append(AccessorySummary(
-                        id: try reply.readString(), app: try reply.readString(), name: try reply.readString(),
-                        state: try reply.readString(), identity: try reply.readString()))
-                }
+        let method = Admin1.listAccessories
+        let reply = try call(method)
+        return try decode(method) { () throws(BusError) in
+            try PlainArguments(reply).records(of: WireAccessoryRow.self, "accessories").map {
+                AccessorySummary(id: $0.id, app: $0.app, name: $0.name, state: $0.state, identity: $0.identity)
             }
-            return accessories
         }
     }
 
     func removeAccessory(id: String) throws(AdminError) {
-        _ = try call("RemoveAccessory") { $0.append(id) }
+        _ = try call(Admin1.removeAccessory) { $0.append(id) }
     }
 
     func renameAccessory(id: String, name: String) throws(AdminError) {
-        _ = try call("RenameAccessory") { $0.append(id).append(name) }
+        _ = try call(Admin1.renameAccessory) { $0.append(id).append(name) }
     }
 
     func allow(app: String, seconds: UInt32) throws(AdminError) {
-        _ = try call("Allow") { $0.append(app).append(seconds) }
+        _ = try call(Admin1.allow) { $0.append(app).append(seconds) }
     }
 
     func disallow(app: String) throws(AdminError) {
-        _ = try call("Disallow") { $0.append(app) }
+        _ = try call(Admin1.disallow) { $0.append(app) }
     }
 
     /// Every request with its candidates, oldest (lowest number) first. A
@@ -113,20 +98,20 @@ struct AdminClient {
         while clock.now < end { _ = connection.process(timeout: end - clock.now) }
     }
 
-    private func call(_ member: String, _ build: (BusReply) -> Void = { _ in }) throws(AdminError) -> BusMessage {
+    private func call(_ method: BusMethod, _ build: (BusReply) -> Void = { _ in }) throws(AdminError) -> BusMessage {
         do {
             return try connection.call(
-                destination: BusNames.service, path: BusNames.root, interface: Self.interface, member: member, build)
+                destination: BusNames.service, path: BusNames.root, interface: Self.interface, member: method.name, build)
         } catch {
-            throw AdminError(error, member: member)
+            throw AdminError(error, member: method.name)
         }
     }
 
-    private func decode<Value>(_ member: String, _ body: () throws(BusError) -> Value) throws(AdminError) -> Value {
+    private func decode<Value>(_ method: BusMethod, _ body: () throws(BusError) -> Value) throws(AdminError) -> Value {
         do {
             return try body()
         } catch {
-            throw .unreadableReply(member: member, reason: error.message)
+            throw .unreadableReply(member: method.name, reason: error.message)
         }
     }
 }

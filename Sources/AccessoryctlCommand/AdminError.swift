@@ -1,5 +1,5 @@
-import AccessoryDaemon
 import AccessorySystem
+import AccessoryWire
 
 /// Why an administrator's command failed, worded for the administrator:
 /// the daemon's own errors by their short AccessorySetupKit name.
@@ -20,12 +20,11 @@ enum AdminError: Error, Equatable, CustomStringConvertible {
 
     init(_ error: BusError, member: String) {
         switch error.name {
-        case "org.freedesktop.DBus.Error.ServiceUnknown", "org.freedesktop.DBus.Error.NameHasNoOwner":
+        case BusErrorNames.serviceUnknown, BusErrorNames.nameHasNoOwner:
             self = .notRunning
-        case "org.freedesktop.DBus.Error.AccessDenied":
+        case BusErrorNames.accessDenied:
             self = .permissionDenied
-        case "org.freedesktop.DBus.Error.UnknownMethod", "org.freedesktop.DBus.Error.UnknownInterface",
-             "org.freedesktop.DBus.Error.UnknownObject":
+        case BusErrorNames.unknownMethod, BusErrorNames.unknownInterface, BusErrorNames.unknownObject:
             self = .notSupported(member: member)
         default:
             let code = error.name.split(separator: ".").last.map(String.init) ?? error.name
@@ -37,7 +36,7 @@ enum AdminError: Error, Equatable, CustomStringConvertible {
         switch self {
         case .notRunning: "accessoryd is not running"
         case .permissionDenied:
-            "permission denied: run as root or as a member of group \(AdministratorGroup.defaultName)"
+            "permission denied: run as root or as a member of group \(BusNames.administratorGroup)"
         case .notSupported(let member):
             "accessoryd does not offer \(AdminClient.interface).\(member); is it older than accessoryctl?"
         case .cannotConnect(let address, let reason):

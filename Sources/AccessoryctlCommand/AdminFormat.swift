@@ -1,4 +1,5 @@
 import AccessoryCore
+import AccessoryWire
 
 /// How accessoryctl shows requests, candidates and accessories. Pure: the
 /// commands print what these return.

@@ -1,3 +1,5 @@
+import AccessoryWire
+
 /// What `org.accessoryagent.Admin1` reports, as plain values: the commands
 /// and the formatting work on these, never on bus messages.
 
@@ -11,7 +13,7 @@ struct PendingRequest: Equatable {
     var items: [String]
     var candidateCount: UInt32
 
-    var isMigration: Bool { kind == "migration" }
+    var isMigration: Bool { kind == WireRequestRow.migrationKind }
 }
 
 /// A device found for a request (`ListCandidates`).
@@ -49,7 +51,7 @@ struct AccessorySummary: Equatable {
 
 /// Accessory ids and their object paths (`/org/accessoryagent/accessory/ID`).
 enum AccessoryPath {
-    static let prefix = "/org/accessoryagent/accessory/"
+    static let prefix = BusNames.accessories + "/"
 
     /// The id in a path; a bare id as it is.
     static func id(_ pathOrID: String) -> String {

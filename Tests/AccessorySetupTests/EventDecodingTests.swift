@@ -1,4 +1,5 @@
 import AccessoryCore
+import AccessoryWire
 import Testing
 @testable import AccessorySetup
 

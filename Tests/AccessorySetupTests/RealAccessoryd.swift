@@ -1,6 +1,7 @@
 import AccessoryCore
 import AccessoryDaemon
 import AccessorySystem
+import AccessoryWire
 import Foundation
 import Logging
 import TestSupport

@@ -1,5 +1,6 @@
 import AccessoryCore
 import AccessorySystem
+import AccessoryWire
 
 /// `org.accessoryagent.Accessory1` objects and the object manager: each
 /// app sees its own accessories and sessions, and nothing else.
@@ -17,25 +18,25 @@ extension AccessoryService {
             return .error(Self.noSuchObject)
         }
         switch call.interface {
-        case BusNames.introspectable: return reply(call) { $0.append(Introspection.accessory) }
+        case BusNames.introspectable: return reply(call) { $0.append(IntrospectionXML.accessory) }
         case BusNames.properties: return properties(call, interface: BusNames.accessory, accessoryProperties(grant))
         default: return nil
         }
     }
 
     func accessoryProperties(_ grant: Grant) -> [(String, BusVariant)] {
-        [
-            ("DisplayName", .string(grant.displayName)),
-            ("State", .string(grant.state.rawValue)),
-            ("App", .string("\(grant.app)")),
-            ("BluetoothAddress", .string(grant.bluetooth.map { "\($0.address)" } ?? "")),
-            ("BluetoothAddressType", .string(grant.bluetooth.map { "\($0.addressType)" } ?? "")),
-            ("SSID", .bytes(grant.ssid?.bytes ?? [])),
-            ("Descriptor", .pairs(grant.descriptor.map { DescriptorFields.fields(of: $0).map { BusVariant.Pair($0.key, $0.value) } } ?? [])),
-            ("BridgingIdentifier", .string(grant.bridgingIdentifier ?? "")),
-            ("Present", .bool(center.isPresent(grant.accessory))),
-            ("RSSI", .int32(BusRSSI.encode(center.rssi(of: grant.accessory)))),
-        ]
+        var values = WireAccessoryProperties()
+        values.displayName = grant.displayName
+        values.state = grant.state.rawValue
+        values.app = "\(grant.app)"
+        values.bluetoothAddress = grant.bluetooth.map { "\($0.address)" } ?? ""
+        values.bluetoothAddressType = grant.bluetooth.map { "\($0.addressType)" } ?? ""
+        values.ssid = grant.ssid?.bytes ?? []
+        values.descriptor = grant.descriptor.map { DescriptorFields.fields(of: $0).map { BusVariant.Pair($0.key, $0.value) } } ?? []
+        values.bridgingIdentifier = grant.bridgingIdentifier ?? ""
+        values.present = center.isPresent(grant.accessory)
+        values.rssi = BusRSSI.encode(center.rssi(of: grant.accessory))
+        return values.variants
     }
 
     /// `GetManagedObjects`: the caller's sessions and its app's accessories.
@@ -44,22 +45,22 @@ extension AccessoryService {
         let own = openSessions.filter { $0.owner == caller.sender || ($0.persistent && $0.app == caller.manifest?.app) }
         let grants = caller.manifest.map { center.grants(of: $0.app) } ?? []
         return reply(call) { reply in
-            reply.container("a", "{oa{sa{sv}}}") { objects in
+            reply.container("a", Self.managedObject.signature) { objects in
                 for session in own {
-                    objects.container("e", "oa{sa{sv}}") { entry in
-                        entry.append(objectPath: session.path).container("a", "{sa{sv}}") { interfaces in
-                            interfaces.container("e", "sa{sv}") {
+                    objects.container("e", Self.managedObject.contents) { entry in
+                        entry.append(objectPath: session.path).container("a", Self.interfaceEntry.signature) { interfaces in
+                            interfaces.container("e", Self.interfaceEntry.contents) {
                                 $0.append(BusNames.session).append(properties: [
-                                    ("App", .string("\(session.app)")), ("State", .string(session.state.rawValue)),
+                                    (Session1.app.name, .string("\(session.app)")), (Session1.state.name, .string(session.state.rawValue)),
                                 ])
                             }
                         }
                     }
                 }
                 for grant in grants {
-                    objects.container("e", "oa{sa{sv}}") { entry in
-                        entry.append(objectPath: BusNames.path(of: grant.accessory)).container("a", "{sa{sv}}") { interfaces in
-                            interfaces.container("e", "sa{sv}") {
+                    objects.container("e", Self.managedObject.contents) { entry in
+                        entry.append(objectPath: BusNames.path(of: grant.accessory)).container("a", Self.interfaceEntry.signature) { interfaces in
+                            interfaces.container("e", Self.interfaceEntry.contents) {
                                 $0.append(BusNames.accessory).append(properties: self.accessoryProperties(grant))
                             }
                         }
@@ -73,10 +74,10 @@ extension AccessoryService {
     func accessoryAppeared(_ id: AccessoryID, app: AppID) {
         guard let grant = center.allGrants[id] else { return }
         for owner in owners(of: app) {
-            try? connection.emitSignal(path: BusNames.root, interface: BusNames.objectManager, member: "InterfacesAdded",
+            try? connection.emitSignal(path: BusNames.root, interface: BusNames.objectManager, member: FreedesktopInterfaces.interfacesAdded.name,
                                        destination: owner) { signal in
-                signal.append(objectPath: BusNames.path(of: id)).container("a", "{sa{sv}}") { interfaces in
-                    interfaces.container("e", "sa{sv}") {
+                signal.append(objectPath: BusNames.path(of: id)).container("a", Self.interfaceEntry.signature) { interfaces in
+                    interfaces.container("e", Self.interfaceEntry.contents) {
                         $0.append(BusNames.accessory).append(properties: self.accessoryProperties(grant))
                     }
                 }
@@ -86,7 +87,7 @@ extension AccessoryService {
 
     func accessoryDisappeared(_ id: AccessoryID, app: AppID) {
         for owner in owners(of: app) {
-            try? connection.emitSignal(path: BusNames.root, interface: BusNames.objectManager, member: "InterfacesRemoved",
+            try? connection.emitSignal(path: BusNames.root, interface: BusNames.objectManager, member: FreedesktopInterfaces.interfacesRemoved.name,
                                        destination: owner) { signal in
                 signal.append(objectPath: BusNames.path(of: id)).append(strings: [BusNames.accessory])
             }
@@ -97,9 +98,9 @@ extension AccessoryService {
     func propertiesChanged(_ grant: Grant, present: Bool, rssi: Int?) {
         for owner in owners(of: grant.app) {
             try? connection.emitSignal(path: BusNames.path(of: grant.accessory), interface: BusNames.properties,
-                                       member: "PropertiesChanged", destination: owner) { signal in
-                var changed: [(String, BusVariant)] = [("Present", .bool(present))]
-                if let rssi { changed.append(("RSSI", .int32(BusRSSI.encode(rssi)))) }
+                                       member: FreedesktopInterfaces.propertiesChanged.name, destination: owner) { signal in
+                var changed: [(String, BusVariant)] = [(Accessory1.present.name, .bool(present))]
+                if let rssi { changed.append((Accessory1.rssi.name, .int32(BusRSSI.encode(rssi)))) }
                 signal.append(BusNames.accessory).append(properties: changed).append(strings: [])
             }
         }
@@ -108,7 +109,9 @@ extension AccessoryService {
     /// The properties a grant's change (a rename, authorization finished or
     /// updated) can change; presence has its own (`propertiesChanged`), and
     /// the rest are constant (Introspection says which).
-    static let grantChangeable: Set<String> = ["DisplayName", "State", "SSID", "Descriptor", "BridgingIdentifier"]
+    static let grantChangeable: Set<String> = Set([
+        Accessory1.displayName, Accessory1.state, Accessory1.ssid, Accessory1.descriptor, Accessory1.bridgingIdentifier,
+    ].map(\.name))
 
     /// After a grant changed: its new values, to the app holding it only,
     /// so a client's property cache (a GDBus proxy) follows a rename.
@@ -117,7 +120,7 @@ extension AccessoryService {
         let changed = accessoryProperties(grant).filter { Self.grantChangeable.contains($0.0) }
         for owner in owners(of: app) {
             try? connection.emitSignal(path: BusNames.path(of: id), interface: BusNames.properties,
-                                       member: "PropertiesChanged", destination: owner) { signal in
+                                       member: FreedesktopInterfaces.propertiesChanged.name, destination: owner) { signal in
                 signal.append(BusNames.accessory).append(properties: changed).append(strings: [])
             }
         }
@@ -125,12 +128,16 @@ extension AccessoryService {
 
     /// A session's `State` changed (activated, invalidated): to its connection only.
     func sessionStateChanged(_ session: AccessorySession) {
-        try? connection.emitSignal(path: session.path, interface: BusNames.properties, member: "PropertiesChanged",
+        try? connection.emitSignal(path: session.path, interface: BusNames.properties, member: FreedesktopInterfaces.propertiesChanged.name,
                                    destination: session.owner) { signal in
-            signal.append(BusNames.session).append(properties: [("State", .string(session.state.rawValue))])
+            signal.append(BusNames.session).append(properties: [(Session1.state.name, .string(session.state.rawValue))])
                 .append(strings: [])
         }
     }
+
+    /// `{oa{sa{sv}}}`, an object of `GetManagedObjects`, and `{sa{sv}}`, one of its interfaces.
+    static let managedObject = FreedesktopInterfaces.getManagedObjects.outputs[0].type.element
+    static let interfaceEntry = FreedesktopInterfaces.interfacesAndProperties.element
 
     /// The connections of `app`'s active sessions.
     private func owners(of app: AppID) -> Set<String> {

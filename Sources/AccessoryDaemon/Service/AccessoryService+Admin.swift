@@ -1,5 +1,6 @@
 import AccessoryCore
 import AccessorySystem
+import AccessoryWire
 import Logging
 
 /// `org.accessoryagent.Admin1`: the administrator's side (accessoryctl, a
@@ -18,7 +19,7 @@ extension AccessoryService {
             return .error(error)
         }
         guard administrators.admits(caller.credentials) else {
-            return .error(BusError(name: BusNames.accessDenied, message: administrators.refusal))
+            return .error(BusError(name: BusErrorNames.accessDenied, message: administrators.refusal))
         }
         // An agent's answers are recorded as the agent's; anyone else's as the
         // administrator's, by the caller's own uid (a group member's, not root's).
@@ -35,73 +36,57 @@ extension AccessoryService {
             return id
         }
         switch call.member {
-        case "ListRequests":
-            let requests = center.requests.values.sorted { $0.number < $1.number }
-            return reply(call) { reply in
-                reply.container("a", "(ussasu)") { array in
-                    for request in requests {
-                        array.container("r", "ussasu") {
-                            $0.append(request.number).append("\(request.app)").append(request.isMigration ? "migration" : "picker")
-                                .append(strings: request.itemNames).append(UInt32(request.visibleCandidates.count))
-                        }
-                    }
-                }
+        case Admin1.listRequests.name:
+            let requests = center.requests.values.sorted { $0.number < $1.number }.map { request in
+                WireRequestRow(number: request.number, app: "\(request.app)",
+                               kind: request.isMigration ? WireRequestRow.migrationKind : WireRequestRow.pickerKind,
+                               items: request.itemNames, candidateCount: UInt32(request.visibleCandidates.count))
             }
-        case "ListCandidates":
+            return reply(call) { $0.append(records: requests) }
+        case Admin1.listCandidates.name:
             let number = try u()
             guard let request = center.requests[number] else { throw BusArguments.invalid("no pending request \(number)") }
             let names = request.itemNames
-            return reply(call) { reply in
-                reply.container("a", "(ussssi)") { array in
-                    for candidate in request.visibleCandidates {
-                        array.container("r", "ussssi") {
-                            $0.append(candidate.number).append(names.indices.contains(candidate.item) ? names[candidate.item] : "")
-                                .append(candidate.name).append(candidate.identity.kind).append("\(candidate.identity)")
-                                .append(BusRSSI.encode(candidate.rssi))
-                        }
-                    }
-                }
+            let candidates = request.visibleCandidates.map { candidate in
+                WireCandidateRow(number: candidate.number, item: names.indices.contains(candidate.item) ? names[candidate.item] : "",
+                                 name: candidate.name, kind: candidate.identity.kind, identity: "\(candidate.identity)",
+                                 rssi: BusRSSI.encode(candidate.rssi))
             }
-        case "Approve":
+            return reply(call) { $0.append(records: candidates) }
+        case Admin1.approve.name:
             let number = try u()
             let candidate = try u()
             let name = try s()
             let ids = try center.approve(number, candidate: candidate, name: name, by: decider)
             return reply(call) { $0.append(objectPath: ids.first.map { BusNames.path(of: $0) } ?? BusNames.accessories) }
-        case "Deny":
+        case Admin1.deny.name:
             try center.deny(try u(), by: decider)
-        case "ListAccessories":
-            let grants = center.allGrants.values.sorted { $0.accessory < $1.accessory }
-            return reply(call) { reply in
-                reply.container("a", "(sssss)") { array in
-                    for grant in grants {
-                        array.container("r", "sssss") {
-                            $0.append("\(grant.accessory)").append("\(grant.app)").append(grant.displayName)
-                                .append(grant.state.rawValue).append(DeviceIdentity(grant).map { "\($0)" } ?? "")
-                        }
-                    }
-                }
+        case Admin1.listAccessories.name:
+            let grants = center.allGrants.values.sorted { $0.accessory < $1.accessory }.map { grant in
+                WireAccessoryRow(id: "\(grant.accessory)", app: "\(grant.app)", name: grant.displayName,
+                                 state: grant.state.rawValue, identity: DeviceIdentity(grant).map { "\($0)" } ?? "")
             }
-        case "RemoveAccessory":
+            return reply(call) { $0.append(records: grants) }
+        case Admin1.removeAccessory.name:
             try center.remove(try accessoryID(), app: nil, by: decider)
-        case "RenameAccessory":
+        case Admin1.renameAccessory.name:
             let id = try accessoryID()
             try center.rename(id, app: nil, to: try s(), renameSSID: false, by: decider)
-        case "Allow":
+        case Admin1.allow.name:
             let app = AppID(try s())
             let seconds = try u()
             guard apps().manifests[app] != nil else { throw BusArguments.invalid("no app \(app) has a manifest") }
             guard seconds > 0 else { throw BusArguments.invalid("a window needs at least one second") }
             center.allow(app, for: .seconds(Int64(seconds)), by: decider)
-        case "Disallow":
+        case Admin1.disallow.name:
             center.disallow(AppID(try s()), by: decider)
-        case "RegisterAgent":
+        case Admin1.registerAgent.name:
             let path = try BusArguments.read { () throws(BusError) in try call.readObjectPath() }
             try center.registerAgent(name: caller.sender, path: path)
             try? connection.whenSenderLeaves(call) { [weak self] in
                 _ = self?.center.unregisterAgent(name: caller.sender, reason: "left the bus")
             }
-        case "UnregisterAgent":
+        case Admin1.unregisterAgent.name:
             _ = try BusArguments.read { () throws(BusError) in try call.readObjectPath() }
             guard center.unregisterAgent(name: caller.sender, reason: "unregistered") else {
                 throw BusArguments.invalid("this connection has no agent registered")
@@ -139,26 +124,26 @@ extension AccessoryService {
     /// Tells the picker agent, without waiting for it.
     func tellAgent(_ event: AuthorizationNotice.AgentEvent) {
         guard let agent = center.agent else { return }
-        func send(_ member: String, _ build: (BusReply) -> Void) {
+        func send(_ method: BusMethod, _ build: (BusReply) -> Void) {
             do {
                 try connection.send(destination: agent.name, path: agent.path, interface: BusNames.pickerAgent,
-                                    member: member, build)
+                                    member: method.name, build)
             } catch {
                 logger.warning("Cannot reach the picker agent \(agent.name): \(error)", metadata: ["agent": "\(agent.name)"])
             }
         }
         switch event {
         case .requestAdded(let request):
-            send("RequestAdded") { $0.append(request.number).append("\(request.app)").append(strings: request.itemNames) }
+            send(PickerAgent1.requestAdded) { $0.append(request.number).append("\(request.app)").append(strings: request.itemNames) }
         case .candidateAdded(let request, let candidate):
             let names = request.itemNames
-            send("CandidateAdded") {
+            send(PickerAgent1.candidateAdded) {
                 $0.append(request.number).append(candidate.number)
                     .append(names.indices.contains(candidate.item) ? names[candidate.item] : "")
                     .append(candidate.name).append("\(candidate.identity)").append(BusRSSI.encode(candidate.rssi))
             }
         case .requestEnded(let number, let outcome):
-            send("RequestEnded") { $0.append(number).append(outcome) }
+            send(PickerAgent1.requestEnded) { $0.append(number).append(outcome) }
         }
     }
 }

@@ -1,6 +1,7 @@
 import AccessoryCodecs
 import AccessoryCore
 import AccessorySystem
+import AccessoryWire
 
 /// Joining a Wi-Fi accessory's hotspot for its app: accessoryd drives
 /// wpa_supplicant (the app has no privilege to), tells the app the result,
@@ -64,7 +65,7 @@ extension AccessoryService {
                 guard let self, session.hotspot?.interface == interface else { return }
                 leaveHotspot(of: session, why: "the link to the hotspot was lost: \(reason)")
                 // The app is told: its sockets on the hotspot are dead, and the interface is back on the uplink.
-                try? connection.emitSignal(path: session.path, interface: BusNames.session, member: "HotspotLeft",
+                try? connection.emitSignal(path: session.path, interface: BusNames.session, member: Session1.hotspotLeft.name,
                                            destination: session.owner) { $0.append(objectPath: BusNames.path(of: id)).append(reason) }
             }
         } catch {

@@ -1,13 +1,14 @@
 import AccessoryCore
 import AccessorySystem
+import AccessoryWire
 import Logging
 
 /// `org.accessoryagent.Manager1`: opening sessions.
 extension AccessoryService {
     func handleManager(_ call: BusMessage) -> BusConnection.MethodOutcome? {
         switch call.member {
-        case "OpenSession": return openSession(call, persistent: false)
-        case "OpenPersistentSession": return openSession(call, persistent: true)
+        case Manager1.openSession.name: return openSession(call, persistent: false)
+        case Manager1.openPersistentSession.name: return openSession(call, persistent: true)
         default: return nil
         }
     }
@@ -23,7 +24,7 @@ extension AccessoryService {
                 "caller.uid": "\(credentials.uid)", "caller.unit": "\(credentials.unit ?? "")",
             ])
             return .error(BusError(
-                name: BusNames.error(AccessorySetupError.Code.activationFailed.description),
+                name: BusErrorNames.name(of: .activationFailed),
                 message: "\(who) has no app manifest in \(manifestDirectories)"))
         }
         let held = sessions.values.filter { $0.app == manifest.app }.count

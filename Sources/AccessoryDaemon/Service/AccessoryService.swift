@@ -1,5 +1,6 @@
 import AccessoryCore
 import AccessorySystem
+import AccessoryWire
 import Logging
 
 /// accessoryd's D-Bus API (see the README's "D-Bus API"): an adapter that
@@ -68,10 +69,10 @@ public final class AccessoryService {
     private func handleRoot(_ call: BusMessage) -> BusConnection.MethodOutcome? {
         guard call.path == BusNames.root else { return nil }
         switch call.interface {
-        case BusNames.introspectable: return reply(call) { $0.append(Introspection.root) }
+        case BusNames.introspectable: return reply(call) { $0.append(IntrospectionXML.root) }
         case BusNames.manager: return handleManager(call)
         case BusNames.admin: return handleAdmin(call)
-        case BusNames.objectManager where call.member == "GetManagedObjects": return managedObjects(call)
+        case BusNames.objectManager where call.member == FreedesktopInterfaces.getManagedObjects.name: return managedObjects(call)
         default: return nil
         }
     }
@@ -94,8 +95,7 @@ public final class AccessoryService {
     /// The session at `path` if `call`'s sender may use it: its own
     /// connection, or (persistent sessions) any connection of its app.
     func session(for call: BusMessage) -> AccessorySession? {
-        guard let path = call.path, path.hasPrefix(BusNames.sessions + "/"),
-            let number = UInt64(path.dropFirst(BusNames.sessions.count + 1)),
+        guard let path = call.path, let number = BusNames.session(at: path),
             let session = sessions[number], let sender = call.sender
         else { return nil }
         if session.owner == sender { return session }
@@ -129,7 +129,7 @@ public final class AccessoryService {
         case .advertisement(let grant, let rssi, let data):
             for session in openSessions where session.app == grant.app && session.state == .active {
                 try? connection.emitSignal(path: BusNames.path(of: grant.accessory), interface: BusNames.accessory,
-                                           member: "Advertisement", destination: session.owner) { signal in
+                                           member: Accessory1.advertisement.name, destination: session.owner) { signal in
                     signal.append(BusRSSI.encode(rssi)).append(bytes: data)
                 }
             }
@@ -146,7 +146,7 @@ public final class AccessoryService {
             arguments = { $0.append(objectPath: path) }
         }
         func error(_ error: AccessorySetupError?) {
-            let name = error.map { BusNames.error($0.code.description) } ?? ""
+            let name = error.map { BusErrorNames.name(of: $0.code) } ?? ""
             let message = error?.reason?.description ?? ""
             if error != nil { details += [("Error", name), ("Message", message)] }
             arguments = { $0.append(name).append(message) }
@@ -165,10 +165,10 @@ public final class AccessoryService {
             details = [("Candidate", "\(candidate.number)"), ("Name", candidate.name),
                        ("Identity", "\(candidate.identity)"), ("RSSI", "\(BusRSSI.encode(candidate.rssi))"),
                        ("AdvertisingData", hexString(candidate.advertisingData))]
-            arguments = {
-                $0.append(candidate.number).append(candidate.name).append("\(candidate.identity)")
-                    .append(BusRSSI.encode(candidate.rssi)).append(bytes: candidate.advertisingData)
-            }
+            let discovered = WireDiscoveredAccessory(
+                candidate: candidate.number, name: candidate.name, identity: "\(candidate.identity)",
+                rssi: BusRSSI.encode(candidate.rssi), advertisement: candidate.advertisingData)
+            arguments = { discovered.append(to: $0) }
         }
         signal(session, type, details, arguments)
     }
@@ -194,7 +194,7 @@ public final class AccessoryService {
 
     func busError(_ error: AccessorySetupError) -> BusError {
         // The name already says which code: the message says why.
-        BusError(name: BusNames.error(error.code.description), message: error.reason?.description ?? error.description)
+        BusError(name: BusErrorNames.name(of: error.code), message: error.reason?.description ?? error.description)
     }
 
     func reply(_ call: BusMessage, _ build: (BusReply) -> Void = { _ in }) -> BusConnection.MethodOutcome? {
@@ -208,7 +208,7 @@ public final class AccessoryService {
         do { return try body() } catch { return .error(busError(error)) }
     }
 
-    static let noSuchObject = BusError(name: BusNames.unknownObject, message: "no such object")
+    static let noSuchObject = BusError(name: BusErrorNames.unknownObject, message: "no such object")
 
     /// `Get`/`GetAll` of `org.freedesktop.DBus.Properties` over `values`.
     func properties(_ call: BusMessage, interface expected: String, _ values: [(String, BusVariant)]) -> BusConnection.MethodOutcome? {
@@ -216,29 +216,19 @@ public final class AccessoryService {
             let interface = try call.readString()
             guard interface == expected else { return .error(.invalidArguments("no interface \(interface) here")) }
             switch call.member {
-            case "Get":
+            case FreedesktopInterfaces.get.name:
                 let name = try call.readString()
                 guard let value = values.first(where: { $0.0 == name })?.1 else {
                     return .error(.invalidArguments("no property \(name)"))
                 }
                 return reply(call) { $0.append(variant: value) }
-            case "GetAll":
+            case FreedesktopInterfaces.getAll.name:
                 return reply(call) { $0.append(properties: values) }
             default:
-                return .error(BusError(name: "org.freedesktop.DBus.Error.PropertyReadOnly", message: "properties are read-only"))
+                return .error(BusError(name: BusErrorNames.propertyReadOnly, message: "properties are read-only"))
             }
         } catch {
             return .error(error)
-        }
-    }
-}
-
-extension BusReply {
-    /// An `a{sv}` of properties.
-    @discardableResult
-    func append(properties values: [(String, BusVariant)]) -> Self {
-        container("a", "{sv}") { array in
-            for (name, value) in values { array.container("e", "sv") { $0.append(name).append(variant: value) } }
         }
     }
 }

@@ -1,4 +1,5 @@
 import AccessoryCore
+import AccessoryWire
 
 /// One app's session, as `ASAccessorySession`: opened by a caller on the
 /// bus, activated, and dead for good once invalidated (by the app, or when
@@ -39,7 +40,7 @@ public final class AccessorySession {
         lastCall = now
     }
 
-    public var path: String { "\(BusNames.sessions)/\(number)" }
+    public var path: String { BusNames.path(ofSession: number) }
 
     /// Whose hotspot a session joined, and on which interface: removing that
     /// accessory ends this join and no other.

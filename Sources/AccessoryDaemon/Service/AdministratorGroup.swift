@@ -1,4 +1,5 @@
 import AccessorySystem
+import AccessoryWire
 
 /// Who may use `org.accessoryagent.Admin1`: root, and the members of one
 /// system group, so a web UI or a panel's picker agent need not run as root.
@@ -7,7 +8,7 @@ import AccessorySystem
 /// agree would be a trap.
 public struct AdministratorGroup: Hashable, Sendable, CustomStringConvertible {
     /// The group the package creates (`addgroup --system`).
-    public static let defaultName = "accessory-admin"
+    public static let defaultName = BusNames.administratorGroup
 
     public let name: String
     /// The group's gid when it was last looked up; nil when it does not exist

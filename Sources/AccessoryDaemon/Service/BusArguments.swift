@@ -1,5 +1,6 @@
 import AccessoryCore
 import AccessorySystem
+import AccessoryWire
 
 /// Reading the API's structured arguments. A malformed value is the
 /// caller's mistake: `invalidRequest` naming the field, never a crash. Every
@@ -22,15 +23,8 @@ enum BusArguments {
 
     /// The same, counting against `reader`'s budget (a call's arguments together).
     static func displayItems(_ reader: LimitedArguments) throws(AccessorySetupError) -> [PickerDisplayItem] {
-        var raw: [(name: String, image: String, descriptor: [(key: String, value: String)], setup: [String], rename: [String])] = []
-        try read { () throws(BusError) in
-            try reader.array("(ssa{ss}asas)", max: .displayItems, "display items") { () throws(BusError) in
-                try reader.container("r", "ssa{ss}asas") { () throws(BusError) in
-                    raw.append((try reader.string("a display item's name"), try reader.string("a product image path"),
-                                try reader.pairs("a descriptor"), try reader.strings("setup options"),
-                                try reader.strings("rename options")))
-                }
-            }
+        let raw = try read { () throws(BusError) in
+            try reader.records(of: WireDisplayItem.self, bound: .displayItems, "display items")
         }
         var items: [PickerDisplayItem] = []
         for entry in raw {
@@ -40,18 +34,18 @@ enum BusArguments {
                 throw invalid("\(entry.name): \(error)")
             }
             var setup: PickerDisplayItem.SetupOptions = []
-            for word in entry.setup {
+            for word in entry.setupOptions {
                 guard let option = PickerDisplayItem.SetupOptions.names.first(where: { $0.name == word })?.option else {
                     throw invalid("\(entry.name): unknown setup option \(word) (rename, confirmAuthorization, finishInApp)")
                 }
                 setup.insert(option)
             }
             var rename: PickerDisplayItem.RenameOptions = []
-            for word in entry.rename {
-                guard word == "ssid" else { throw invalid("\(entry.name): unknown rename option \(word) (ssid)") }
+            for word in entry.renameOptions {
+                guard word == RenameOptionWords.ssid else { throw invalid("\(entry.name): unknown rename option \(word) (ssid)") }
                 rename.insert(.ssid)
             }
-            items.append(PickerDisplayItem(name: entry.name, productImagePath: entry.image.isEmpty ? nil : entry.image,
+            items.append(PickerDisplayItem(name: entry.name, productImagePath: entry.productImage.isEmpty ? nil : entry.productImage,
                                            descriptor: descriptor, setupOptions: setup, renameOptions: rename))
         }
         return items
@@ -67,12 +61,12 @@ enum BusArguments {
         var settings = PickerDisplaySettings()
         for (key, value) in try read({ () throws(BusError) in try reader.pairs("picker settings") }) {
             switch key {
-            case "DiscoveryTimeout":
+            case WirePickerSettings.discoveryTimeout:
                 guard let timeout = PickerDisplaySettings.DiscoveryTimeout(value) else {
                     throw invalid("DiscoveryTimeout=\(value): short, medium, long, unbounded or seconds")
                 }
                 settings.discoveryTimeout = timeout
-            case "FilterDiscoveryResults":
+            case WirePickerSettings.filterDiscoveryResults:
                 guard value == "true" || value == "false" else { throw invalid("FilterDiscoveryResults=\(value): true or false") }
                 settings.filterDiscoveryResults = value == "true"
             default:
@@ -84,29 +78,23 @@ enum BusArguments {
 
     /// `a(sssa{ss})`: name, Bluetooth address, SSID, descriptor.
     static func migrationItems(_ call: BusMessage, limits: AppLimits = AppLimits()) throws(AccessorySetupError) -> [MigrationItem] {
-        var raw: [(name: String, address: String, ssid: String, descriptor: [(key: String, value: String)])] = []
         let reader = LimitedArguments(call, limits: limits)
-        try read { () throws(BusError) in
-            try reader.array("(sssa{ss})", max: .migrationItems, "migration items") { () throws(BusError) in
-                try reader.container("r", "sssa{ss}") { () throws(BusError) in
-                    raw.append((try reader.string("a migration item's name"), try reader.string("a Bluetooth address"),
-                                try reader.string("an SSID"), try reader.pairs("a descriptor")))
-                }
-            }
+        let raw = try read { () throws(BusError) in
+            try reader.records(of: WireMigrationItem.self, bound: .migrationItems, "migration items")
         }
         var items: [MigrationItem] = []
         for entry in raw {
             try checkName(entry.name, "a migration item")
             let identity: DeviceIdentity
-            switch (entry.address.isEmpty, entry.ssid.isEmpty) {
+            switch (entry.bluetoothAddress.isEmpty, entry.ssid.isEmpty) {
             case (false, true):
-                guard let device = BluetoothDeviceIdentifier(parsing: entry.address) else {
-                    throw invalid("\(entry.name): \(entry.address) is not AA:BB:CC:DD:EE:FF[/random]")
+                guard let device = BluetoothDeviceIdentifier(parsing: entry.bluetoothAddress) else {
+                    throw invalid("\(entry.name): \(entry.bluetoothAddress) is not AA:BB:CC:DD:EE:FF[/random]")
                 }
                 identity = .bluetooth(device)
             case (true, false):
                 var probe = DiscoveryDescriptor()
-                do { try DescriptorFields.apply(key: "SSID", value: entry.ssid, to: &probe) } catch {
+                do { try DescriptorFields.apply(key: WireAuthorizationSettings.ssid, value: entry.ssid, to: &probe) } catch {
                     throw invalid("\(entry.name): \(error)")
                 }
                 guard let ssid = probe.ssid else { throw invalid("\(entry.name): no SSID") }
@@ -126,26 +114,48 @@ enum BusArguments {
     /// `a(uss)`: candidate, display name, product image.
     /// At most `DisplayItems` entries: a picker shows no more than that at once.
     static func shownCandidates(_ call: BusMessage, limits: AppLimits = AppLimits()) throws(AccessorySetupError) -> [(candidate: UInt32, name: String, image: String)] {
-        var shown: [(candidate: UInt32, name: String, image: String)] = []
         let reader = LimitedArguments(call, limits: limits)
-        try read { () throws(BusError) in
-            try reader.array("(uss)", max: .displayItems, "shown candidates") { () throws(BusError) in
-                try reader.container("r", "uss") { () throws(BusError) in
-                    shown.append((try reader.uint32(), try reader.string("a candidate's display name"),
-                                  try reader.string("a product image path")))
-                }
-            }
+        let shown = try read { () throws(BusError) in
+            try reader.records(of: WireShownCandidate.self, bound: .displayItems, "shown candidates")
         }
         for entry in shown where DisplayText.hasControlCharacters(entry.name) {
             throw invalid("a candidate's display name holds control characters")
         }
-        return shown
+        return shown.map { ($0.candidate, $0.name, $0.productImage) }
     }
 
     /// `a{ss}` authorization settings (`FinishAuthorization`).
     static func pairs(_ call: BusMessage, _ what: String, limits: AppLimits = AppLimits()) throws(AccessorySetupError) -> [(key: String, value: String)] {
         let reader = LimitedArguments(call, limits: limits)
         return try read { () throws(BusError) in try reader.pairs(what) }
+    }
+
+    /// `a{ss}` authorization settings (`FinishAuthorization`): `SSID`, `BridgingIdentifier`.
+    static func authorizationSettings(_ call: BusMessage, limits: AppLimits = AppLimits()) throws(AccessorySetupError) -> (ssid: SSID?, bridgingIdentifier: String?) {
+        var ssid: SSID?
+        var bridging: String?
+        for (key, value) in try pairs(call, "authorization settings", limits: limits) {
+            switch key {
+            case WireAuthorizationSettings.ssid:
+                var probe = DiscoveryDescriptor()
+                do { try DescriptorFields.apply(key: WireAuthorizationSettings.ssid, value: value, to: &probe) } catch {
+                    throw invalid("\(error)")
+                }
+                ssid = probe.ssid
+            case WireAuthorizationSettings.bridgingIdentifier: bridging = value
+            default: throw invalid("unknown authorization setting \(key) (SSID, BridgingIdentifier)")
+            }
+        }
+        return (ssid, bridging)
+    }
+
+    /// `s name, as options` (`RenameAccessory`, after the accessory).
+    static func renaming(_ call: BusMessage, limits: AppLimits = AppLimits()) throws(AccessorySetupError) -> (name: String, renameSSID: Bool) {
+        let reader = LimitedArguments(call, limits: limits)
+        let name = try read { () throws(BusError) in try reader.string("a name") }
+        let options = try read { () throws(BusError) in try reader.strings("rename options") }
+        guard options.allSatisfy({ $0 == RenameOptionWords.ssid }) else { throw invalid("unknown rename option (ssid)") }
+        return (name, options.contains(RenameOptionWords.ssid))
     }
 
     /// A name an app gives: text, and no control characters (as `RenameAccessory`).

@@ -1,4 +1,5 @@
 import AccessorySystem
+import AccessoryWire
 
 /// Reads one call's arguments under the app limits. Every string, every
 /// dictionary and every array element is counted as it is read, so a flood
@@ -6,11 +7,13 @@ import AccessorySystem
 /// at the first byte or entry over a limit, in time linear in what was read
 /// up to there. A limit broken is a `BusError.limitsExceeded` whose message
 /// names it; `BusArguments.read` turns it into `invalidRequest`.
-final class LimitedArguments {
+final class LimitedArguments: ArgumentReader {
     let call: BusMessage
     let limits: AppLimits
     /// What this call's arguments have cost so far (`ArgumentBytes`).
     private(set) var bytes = 0
+
+    var message: BusMessage { call }
 
     init(_ call: BusMessage, limits: AppLimits) {
         self.call = call
@@ -23,12 +26,10 @@ final class LimitedArguments {
         return text
     }
 
-    func uint32() throws(BusError) -> UInt32 { try call.readUInt32() }
-
     /// An `as`: at most `DictionaryEntries` words.
     func strings(_ what: String) throws(BusError) -> [String] {
         var words: [String] = []
-        try array("s", max: .dictionaryEntries, what) { () throws(BusError) in words.append(try string(what)) }
+        try array(.string, bound: .dictionaryEntries, what) { () throws(BusError) in words.append(try string(what)) }
         return words
     }
 
@@ -47,23 +48,30 @@ final class LimitedArguments {
         return pairs
     }
 
-    /// An array of `contents`, at most `limits[max]` elements; `element`
+    /// An array of `element`, at most the limit `bound` names; `body`
     /// reads each (its fields).
-    func array(_ contents: String, max limit: AppLimits.Limit, _ what: String,
-               _ element: () throws(BusError) -> Void) throws(BusError) {
+    func array(_ element: BusType, bound: ArrayBound, _ what: String,
+               _ body: () throws(BusError) -> Void) throws(BusError) {
+        let limit = Self.limit(bound)
         var elements = 0
-        try call.readArray(contents) { () throws(BusError) in
+        try call.readArray(element.signature) { () throws(BusError) in
             elements += 1
-            guard elements <= limits[limit] else {
+            if let limit, elements > limits[limit] {
                 throw .limitsExceeded(limits.refusal(limit, "\(what) of more than \(limits[limit])"))
             }
             try charge(8)
-            try element()
+            try body()
         }
     }
 
-    func container(_ type: Character, _ contents: String, _ body: () throws(BusError) -> Void) throws(BusError) {
-        try call.readContainer(type, contents, body)
+    /// The app limit that bounds an array; every element is charged to `ArgumentBytes` all the same.
+    private static func limit(_ bound: ArrayBound) -> AppLimits.Limit? {
+        switch bound {
+        case .displayItems: .displayItems
+        case .migrationItems: .migrationItems
+        case .dictionaryEntries: .dictionaryEntries
+        case .none: nil
+        }
     }
 
     private func count(_ text: String, _ what: String) throws(BusError) {

@@ -1,5 +1,6 @@
 import AccessoryCore
 import AccessorySystem
+import AccessoryWire
 
 /// How a join of an accessory's hotspot ended (`JoinHotspot`'s result).
 public struct HotspotJoin: Hashable, Sendable, CustomStringConvertible {
@@ -26,7 +27,7 @@ extension AccessorySession {
         let (thread, path) = try core.active()
         return try await thread.perform { context throws(AccessorySetupError) -> HotspotJoin in
             let reply = try AgentCalls.call(
-                context, path: path, interface: BusNames.session, member: "JoinHotspot", timeout: .seconds(90)
+                context, path: path, interface: BusNames.session, member: Session1.joinHotspot.name, timeout: .seconds(90)
             ) {
                 $0.append(objectPath: BusNames.path(of: accessory.id)).append(passphrase)
             }
@@ -40,7 +41,7 @@ extension AccessorySession {
     public func leaveHotspot(of accessory: Accessory) async throws(AccessorySetupError) {
         let (thread, path) = try core.active()
         try await thread.perform { context throws(AccessorySetupError) in
-            _ = try AgentCalls.call(context, path: path, interface: BusNames.session, member: "LeaveHotspot") {
+            _ = try AgentCalls.call(context, path: path, interface: BusNames.session, member: Session1.leaveHotspot.name) {
                 $0.append(objectPath: BusNames.path(of: accessory.id))
             }
         }

@@ -1,5 +1,6 @@
 import AccessoryCore
 import AccessorySystem
+import AccessoryWire
 
 /// An app's session with accessoryd (`ASAccessorySession`): activate it,
 /// show a picker to get an accessory, follow what happens through `events`.
@@ -95,7 +96,7 @@ public final class AccessorySession: Sendable {
         let core = self.core
         if let thread = ending.thread, let path = ending.path {
             let posted = thread.post { context in
-                _ = try? AgentCalls.call(context, path: path, interface: BusNames.session, member: "Invalidate")
+                _ = try? AgentCalls.call(context, path: path, interface: BusNames.session, member: Session1.invalidate.name)
                 core.finish(ending)
             }
             if posted { return }
@@ -134,7 +135,7 @@ public final class AccessorySession: Sendable {
                     case .cancelled: return waiter.resume(returning: AccessorySetupError.pickerTaskCancelled)
                     }
                     do throws(AccessorySetupError) {
-                        _ = try AgentCalls.call(context, path: path, interface: BusNames.session, member: "ShowPicker") {
+                        _ = try AgentCalls.call(context, path: path, interface: BusNames.session, member: Session1.showPicker.name) {
                             $0.append(items: items).append(settings: settings)
                         }
                         _ = core.pickerAnswered(token, refused: false)
@@ -153,7 +154,7 @@ public final class AccessorySession: Sendable {
             thread.post { context in
                 guard core.withdrawsAbandonedPicker else { return }
                 // Ignored: the picker may have ended meanwhile.
-                _ = try? AgentCalls.call(context, path: path, interface: BusNames.session, member: "DismissPicker")
+                _ = try? AgentCalls.call(context, path: path, interface: BusNames.session, member: Session1.dismissPicker.name)
             }
         }
         if let outcome { throw outcome }
@@ -166,17 +167,17 @@ public final class AccessorySession: Sendable {
     /// method, as there the person dismisses the picker; on a gateway with no
     /// one in front of it, the app is the one that gives up.
     public func dismissPicker() async throws(AccessorySetupError) {
-        try await sessionCall("DismissPicker")
+        try await sessionCall(Session1.dismissPicker.name)
     }
 
     /// With `filterDiscoveryResults`: the discovered candidates to show.
     public func updatePicker(showing items: [DiscoveredDisplayItem]) async throws(AccessorySetupError) {
-        try await sessionCall("UpdatePicker") { $0.append(shown: items) }
+        try await sessionCall(Session1.updatePicker.name) { $0.append(shown: items) }
     }
 
     /// Stops discovering; the candidates found so far stay for the decision.
     public func finishPickerDiscovery() async throws(AccessorySetupError) {
-        try await sessionCall("FinishPickerDiscovery")
+        try await sessionCall(Session1.finishPickerDiscovery.name)
     }
 
     // MARK: Authorization
@@ -186,37 +187,37 @@ public final class AccessorySession: Sendable {
     public func finishAuthorization(
         for accessory: Accessory, settings: AccessorySettings = .init()
     ) async throws(AccessorySetupError) {
-        try await sessionCall("FinishAuthorization") {
+        try await sessionCall(Session1.finishAuthorization.name) {
             $0.append(objectPath: BusNames.path(of: accessory.id)).append(accessorySettings: settings)
         }
     }
 
     /// Setup failed in the app: the agent removes the accessory.
     public func failAuthorization(for accessory: Accessory) async throws(AccessorySetupError) {
-        try await sessionCall("FailAuthorization") { $0.append(objectPath: BusNames.path(of: accessory.id)) }
+        try await sessionCall(Session1.failAuthorization.name) { $0.append(objectPath: BusNames.path(of: accessory.id)) }
     }
 
     /// Replaces the descriptor an accessory is known by (checked like a picker's).
     public func updateAuthorization(
         for accessory: Accessory, descriptor: DiscoveryDescriptor
     ) async throws(AccessorySetupError) {
-        try await sessionCall("UpdateAuthorization") {
+        try await sessionCall(Session1.updateAuthorization.name) {
             $0.append(objectPath: BusNames.path(of: accessory.id))
-                .append(pairs: DescriptorFields.fields(of: descriptor))
+                .append(descriptor: descriptor)
         }
     }
 
     /// Gives up the accessory; `accessoryRemoved` follows.
     public func removeAccessory(_ accessory: Accessory) async throws(AccessorySetupError) {
-        try await sessionCall("RemoveAccessory") { $0.append(objectPath: BusNames.path(of: accessory.id)) }
+        try await sessionCall(Session1.removeAccessory.name) { $0.append(objectPath: BusNames.path(of: accessory.id)) }
     }
 
     /// A new display name (with `.ssid`, a Wi-Fi accessory's SSID too); `accessoryChanged` follows.
     public func renameAccessory(
         _ accessory: Accessory, to name: String, options: AccessoryRenameOptions = []
     ) async throws(AccessorySetupError) {
-        try await sessionCall("RenameAccessory") {
-            $0.append(objectPath: BusNames.path(of: accessory.id)).append(name).append(strings: options.words)
+        try await sessionCall(Session1.renameAccessory.name) {
+            $0.append(objectPath: BusNames.path(of: accessory.id)).append(renaming: name, options: options)
         }
     }
 
@@ -224,7 +225,7 @@ public final class AccessorySession: Sendable {
     /// picker's: returns when the agent has taken the request; each new one
     /// arrives as `accessoryAdded`, then `migrationComplete`.
     public func migrate(_ items: [MigrationDisplayItem]) async throws(AccessorySetupError) {
-        try await sessionCall("Migrate") { $0.append(migrationItems: items) }
+        try await sessionCall(Session1.migrate.name) { $0.append(migrationItems: items) }
     }
 
     // MARK: Plumbing
@@ -236,14 +237,14 @@ public final class AccessorySession: Sendable {
     ) throws(AccessorySetupError) -> (path: String, accessories: [Accessory]) {
         let connection = try AgentCalls.connect(context, address: address)
         let opened = try AgentCalls.call(
-            context, path: BusNames.root, interface: BusNames.manager, member: "OpenSession")
+            context, path: BusNames.root, interface: BusNames.manager, member: Manager1.openSession.name)
         let path = try AgentCalls.decode("OpenSession reply") { () throws(BusError) in try opened.readObjectPath() }
         // Only the agent that opened the session is listened to: its unique name.
         let agent = opened.sender
         do {
             try connection.onSignal(sender: agent, interface: BusNames.session) { [weak thread] message in
                 guard message.path == path, let member = message.member else { return }
-                if member == "HotspotLeft" {
+                if member == Session1.hotspotLeft.name {
                     if let left = try? HotspotLeft.read(from: message) { core.hotspotLeaves.yield(left) }
                     return
                 }
@@ -257,7 +258,7 @@ public final class AccessorySession: Sendable {
         } catch {
             throw AccessorySetupError(.activationFailed, reason: .message("\(error)"))
         }
-        let activated = try AgentCalls.call(context, path: path, interface: BusNames.session, member: "Activate")
+        let activated = try AgentCalls.call(context, path: path, interface: BusNames.session, member: Session1.activate.name)
         let paths = try AgentCalls.decode("Activate reply") { () throws(BusError) in try activated.readObjectPaths() }
         var accessories: [Accessory] = []
         for accessoryPath in paths { accessories.append(try AgentCalls.accessory(context, path: accessoryPath)) }
@@ -281,7 +282,7 @@ public final class AccessorySession: Sendable {
     private static func followAccessories(
         sender agent: String?, connection: BusConnection, thread: BusThread, core: SessionCore
     ) throws(SystemError) {
-        for (interface, member) in [(BusNames.properties, "PropertiesChanged"), (BusNames.accessory, "Advertisement")] {
+        for (interface, member) in [(BusNames.properties, FreedesktopInterfaces.propertiesChanged.name), (BusNames.accessory, Accessory1.advertisement.name)] {
             try connection.onSignal(sender: agent, interface: interface, member: member) { [weak thread] message in
                 // Malformed ones are skipped.
                 guard let signal = try? AccessorySignal.read(message) else { return }

@@ -1,5 +1,6 @@
 import AccessoryCore
 import AccessorySystem
+import AccessoryWire
 
 /// Calls to the agent, made on the bus thread with its connection.
 enum AgentCalls {
@@ -43,10 +44,10 @@ enum AgentCalls {
         guard let id = BusNames.accessory(at: path) else {
             throw AccessorySetupError(.unknown, reason: .message("\(path) is not an accessory's path"))
         }
-        let reply = try call(context, path: path, interface: BusNames.properties, member: "GetAll") {
+        let reply = try call(context, path: path, interface: BusNames.properties, member: FreedesktopInterfaces.getAll.name) {
             $0.append(BusNames.accessory)
         }
-        let values = try decode("accessory \(id)") { () throws(BusError) in try AccessoryProperties.read(reply) }
+        let values = try decode("accessory \(id)") { () throws(BusError) in try WireAccessoryProperties.read(reply) }
         do {
             return try values.accessory(id: id)
         } catch {

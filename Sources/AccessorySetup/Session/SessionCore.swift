@@ -1,5 +1,6 @@
 import AccessoryCore
 import AccessorySystem
+import AccessoryWire
 import Synchronization
 
 /// What an `AccessorySession` and its bus thread share: the session's phase,

@@ -1,5 +1,6 @@
 import AccessoryCore
 import AccessorySystem
+import AccessoryWire
 
 /// A signal on one of the app's accessory objects, its arguments read:
 /// `Properties.PropertiesChanged` for presence, or `Accessory1.Advertisement`.
@@ -38,18 +39,19 @@ enum AccessorySignal: Hashable, Sendable {
     static func read(_ message: BusMessage) throws(BusError) -> AccessorySignal? {
         guard let path = message.path, let id = BusNames.accessory(at: path) else { return nil }
         switch (message.interface, message.member) {
-        case (BusNames.properties, "PropertiesChanged"):
+        case (BusNames.properties, FreedesktopInterfaces.propertiesChanged.name):
             guard try message.readString() == BusNames.accessory else { return nil }
-            let values = try AccessoryProperties.read(message)
-            var invalidated = Set(try message.readStrings()).intersection(["Present", "RSSI"])
+            let values = try WireAccessoryProperties.read(message)
+            var invalidated = Set(try message.readStrings()).intersection([Accessory1.present.name, Accessory1.rssi.name])
             guard values.present != nil || values.rssi != nil || !invalidated.isEmpty else { return nil }
             let rssi = values.rssi.flatMap(BusRSSI.decode)
             // An RSSI sent as "not known" clears the strength held, as an invalidated one does.
-            if values.rssi != nil, rssi == nil { invalidated.insert("RSSI") }
+            if values.rssi != nil, rssi == nil { invalidated.insert(Accessory1.rssi.name) }
             return .presence(id, PresenceUpdate(present: values.present, rssi: rssi, invalidated: invalidated))
-        case (BusNames.accessory, "Advertisement"):
-            let rssi = try message.readInt32()
-            let data = try message.readBytes()
+        case (BusNames.accessory, Accessory1.advertisement.name):
+            let reader = PlainArguments(message)
+            let rssi = try reader.int32()
+            let data = try reader.bytes()
             return .advertisement(AccessoryAdvertisement(accessory: id, rssi: BusRSSI.decode(rssi), data: data))
         default:
             return nil

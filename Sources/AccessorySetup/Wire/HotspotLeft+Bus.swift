@@ -1,5 +1,6 @@
 import AccessoryCore
 import AccessorySystem
+import AccessoryWire
 
 extension HotspotLeft {
     /// `HotspotLeft(o accessory, s reason)`; nil for a path that names no accessory.

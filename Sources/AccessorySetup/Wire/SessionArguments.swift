@@ -1,78 +1,54 @@
 import AccessoryCore
 import AccessorySystem
+import AccessoryWire
 
-/// The arguments of `org.accessoryagent.Session1`'s methods, written in the
-/// signatures of the D-Bus API contract.
+/// The arguments of `org.accessoryagent.Session1`'s methods, written with
+/// the contract's encoders (AccessoryWire), from the library's values.
 extension BusReply {
-    /// `a(ssa{ss}asas)`: name, product image path (empty for none),
-    /// descriptor, setup options, rename options.
+    /// `ShowPicker`'s items.
     @discardableResult
-    func append(items: [PickerDisplayItem]) -> Self {
-        container("a", "(ssa{ss}asas)") { array in
-            for item in items {
-                array.container("r", "ssa{ss}asas") { entry in
-                    entry.append(item.name)
-                        .append(item.productImagePath ?? "")
-                        .append(pairs: DescriptorFields.fields(of: item.descriptor))
-                        .append(strings: item.setupOptions.words)
-                        .append(strings: item.renameOptions.words)
-                }
-            }
-        }
-    }
+    func append(items: [PickerDisplayItem]) -> Self { append(records: items.map(WireDisplayItem.init)) }
 
-    /// `a{ss}`: `DiscoveryTimeout`, `FilterDiscoveryResults`.
+    /// `ShowPicker`'s settings.
     @discardableResult
-    func append(settings: PickerDisplaySettings) -> Self {
-        append(pairs: [
-            ("DiscoveryTimeout", settings.discoveryTimeout.text),
-            ("FilterDiscoveryResults", settings.filterDiscoveryResults ? "true" : "false"),
-        ])
-    }
+    func append(settings: PickerDisplaySettings) -> Self { append(pairs: WirePickerSettings.pairs(settings)) }
 
-    /// `a(uss)`: candidate number, display name, product image path.
+    /// `UpdatePicker`'s candidates shown.
     @discardableResult
     func append(shown: [DiscoveredDisplayItem]) -> Self {
-        container("a", "(uss)") { array in
-            for item in shown {
-                array.container("r", "uss") { $0.append(item.candidate).append(item.name).append(item.productImagePath ?? "") }
-            }
-        }
+        append(records: shown.map {
+            WireShownCandidate(candidate: $0.candidate, name: $0.name, productImage: $0.productImagePath ?? "")
+        })
     }
 
-    /// `a{ss}`: `SSID`, `BridgingIdentifier`, each only when set.
+    /// `FinishAuthorization`'s settings.
     @discardableResult
     func append(accessorySettings settings: AccessorySettings) -> Self {
-        var pairs: [(key: String, value: String)] = []
-        if let ssid = settings.ssid { pairs.append(("SSID", SSIDText.escaped(ssid.bytes))) }
-        if let bridging = settings.bridgingIdentifier { pairs.append(("BridgingIdentifier", bridging)) }
-        return append(pairs: pairs)
+        append(pairs: WireAuthorizationSettings.pairs(ssid: settings.ssid, bridgingIdentifier: settings.bridgingIdentifier))
     }
 
-    /// `a(sssa{ss})`: name, Bluetooth address (`…/random` for a random one;
-    /// empty for none), SSID (empty for none), descriptor.
+    /// `UpdateAuthorization`'s descriptor.
+    @discardableResult
+    func append(descriptor: DiscoveryDescriptor) -> Self { append(pairs: DescriptorFields.fields(of: descriptor)) }
+
+    /// `RenameAccessory`'s name and options.
+    @discardableResult
+    func append(renaming name: String, options: AccessoryRenameOptions) -> Self {
+        append(name).append(strings: options.words)
+    }
+
+    /// `Migrate`'s items.
     @discardableResult
     func append(migrationItems items: [MigrationDisplayItem]) -> Self {
-        container("a", "(sssa{ss})") { array in
-            for item in items {
-                array.container("r", "sssa{ss}") { entry in
-                    entry.append(item.name)
-                    entry.append(item.bluetoothIdentifier.map(\.parseableText) ?? "")
-                    entry.append(item.ssid.map { SSIDText.escaped($0.bytes) } ?? "")
-                    entry.append(pairs: DescriptorFields.fields(of: item.descriptor))
-                }
-            }
-        }
-    }
-}
-
-extension PickerDisplayItem.SetupOptions {
-    var words: [String] {
-        [(Self.rename, "rename"), (.confirmAuthorization, "confirmAuthorization"), (.finishInApp, "finishInApp")]
-            .filter { contains($0.0) }.map(\.1)
+        append(records: items.map {
+            WireMigrationItem(name: $0.name, bluetoothAddress: $0.bluetoothIdentifier.map(\.parseableText) ?? "",
+                              ssid: $0.ssid.map { SSIDText.escaped($0.bytes) } ?? "",
+                              descriptor: DescriptorFields.fields(of: $0.descriptor))
+        })
     }
 }
 
 extension AccessoryRenameOptions {
-    var words: [String] { contains(.ssid) ? ["ssid"] : [] }
+    /// `RenameAccessory`'s options.
+    var words: [String] { contains(.ssid) ? [RenameOptionWords.ssid] : [] }
 }

@@ -1,5 +1,6 @@
 import AccessoryCore
 import AccessorySystem
+import AccessoryWire
 
 /// A signal of `org.accessoryagent.Session1` with its arguments read, before
 /// the accessories it names are looked up.
@@ -22,28 +23,25 @@ enum SessionSignal: Hashable, Sendable {
     /// library does not know (a newer agent's), which is skipped.
     static func read(_ member: String, from message: BusMessage) throws(BusError) -> SessionSignal? {
         switch member {
-        case "Activated": return .activated(accessories: try message.readObjectPaths())
-        case "Invalidated": return .invalidated
-        case "PickerDidPresent": return .pickerDidPresent
-        case "AccessoryDiscovered":
-            let candidate = try message.readUInt32()
-            let name = try message.readString()
-            let identity = try message.readString()
-            let rssi = try message.readInt32()
-            let advertisement = try message.readBytes()
+        case Session1.activated.name: return .activated(accessories: try message.readObjectPaths())
+        case Session1.invalidated.name: return .invalidated
+        case Session1.pickerDidPresent.name: return .pickerDidPresent
+        case Session1.accessoryDiscovered.name:
+            let found = try WireDiscoveredAccessory(from: PlainArguments(message))
             return .accessoryDiscovered(DiscoveredAccessory(
-                candidate: candidate, name: name, identity: identity, rssi: BusRSSI.decode(rssi), advertisement: advertisement))
-        case "AccessoryAdded": return .accessoryAdded(try message.readObjectPath())
-        case "AccessoryChanged": return .accessoryChanged(try message.readObjectPath())
-        case "AccessoryRemoved": return .accessoryRemoved(try message.readObjectPath())
-        case "PickerSetupRename": return .pickerSetupRename(try message.readObjectPath())
-        case "PickerSetupPairing": return .pickerSetupPairing(try message.readObjectPath())
-        case "PickerSetupBridging": return .pickerSetupBridging(try message.readObjectPath())
-        case "PickerSetupFailed":
+                candidate: found.candidate, name: found.name, identity: found.identity, rssi: BusRSSI.decode(found.rssi),
+                advertisement: found.advertisement))
+        case Session1.accessoryAdded.name: return .accessoryAdded(try message.readObjectPath())
+        case Session1.accessoryChanged.name: return .accessoryChanged(try message.readObjectPath())
+        case Session1.accessoryRemoved.name: return .accessoryRemoved(try message.readObjectPath())
+        case Session1.pickerSetupRename.name: return .pickerSetupRename(try message.readObjectPath())
+        case Session1.pickerSetupPairing.name: return .pickerSetupPairing(try message.readObjectPath())
+        case Session1.pickerSetupBridging.name: return .pickerSetupBridging(try message.readObjectPath())
+        case Session1.pickerSetupFailed.name:
             return .pickerSetupFailed(error: try message.readString(), message: try message.readString())
-        case "PickerDidDismiss":
+        case Session1.pickerDidDismiss.name:
             return .pickerDidDismiss(error: try message.readString(), message: try message.readString())
-        case "MigrationComplete": return .migrationComplete
+        case Session1.migrationComplete.name: return .migrationComplete
         default: return nil
         }
     }

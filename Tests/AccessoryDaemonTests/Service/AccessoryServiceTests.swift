@@ -1,5 +1,6 @@
 import AccessoryCore
 import AccessorySystem
+import AccessoryWire
 import Foundation
 import Testing
 import TestSupport
@@ -112,5 +113,37 @@ import TestSupport
         #expect(output.contains("<interface name=\"org.accessoryagent.Manager1\">"))
         #expect(output.contains("<interface name=\"org.accessoryagent.Admin1\">"))
         #expect(output.contains("<method name=\"OpenSession\">"))
+    }
+
+    /// What each object tells busctl is the XML generated from the declarations,
+    /// and busctl, reading it as any D-Bus client does, finds every declared
+    /// member with its signature.
+    @Test func busctlIntrospectsEveryObjectAsDeclared() throws {
+        let h = try ServiceHarness(manifests: [Self.rootApp], grants: Self.grants)
+        let session = try h.busctl(["call", BusNames.service, BusNames.root, BusNames.manager, Manager1.openPersistentSession.name])
+        #expect(session == "o \"\(BusNames.path(ofSession: 1))\"\n")
+        let objects = [
+            (BusNames.root, IntrospectionXML.root, BusObjects.root),
+            (BusNames.path(ofSession: 1), IntrospectionXML.session, BusObjects.session),
+            (BusNames.path(of: AccessoryID(0xA1)), IntrospectionXML.accessory, BusObjects.accessory),
+        ]
+        for (path, xml, interfaces) in objects {
+            // busctl ends what it prints with a newline of its own.
+            #expect(try h.busctl(["introspect", "--xml-interface", BusNames.service, path]) == xml + "\n", "\(path)")
+            for interface in interfaces where interface.name.hasPrefix(BusNames.service) {
+                let table = try h.busctl(["introspect", BusNames.service, path, interface.name])
+                var seen: [String] = []
+                for line in table.split(separator: "\n") where line.hasPrefix(".") {
+                    let columns = line.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
+                    seen.append(columns.prefix(3).joined(separator: " ")
+                        + (columns[1] == "method" ? " " + columns[3] : ""))
+                }
+                func none(_ signature: String) -> String { signature.isEmpty ? "-" : signature }
+                let declared = interface.methods.map { ".\($0.name) method \(none($0.inputSignature)) \(none($0.outputSignature))" }
+                    + interface.properties.map { ".\($0.name) property \($0.type)" }
+                    + interface.signals.map { ".\($0.name) signal \(none($0.signature))" }
+                #expect(seen.sorted() == declared.sorted(), "\(path) \(interface.name)")
+            }
+        }
     }
 }

@@ -1,8 +1,9 @@
 import AccessoryCore
 import AccessorySystem
+import AccessoryWire
 import Foundation
-import TestSupport
 import Testing
+import TestSupport
 @testable import AccessoryDaemon
 
 /// packaging/dbus/org.accessoryagent.conf in a real dbus-daemon whose default

@@ -1,4 +1,4 @@
-import AccessoryCore
+import AccessoryWire
 import Testing
 
 @Suite struct BusRSSITests {

@@ -1,3 +1,5 @@
+import AccessoryCore
+
 /// accessoryd's names on the bus (the D-Bus API's contract), one definition
 /// for the daemon and its clients. Interfaces carry a version, as BlueZ's do,
 /// so a later incompatible one can live beside them.
@@ -14,11 +16,10 @@ public enum BusNames {
     public static let properties = "org.freedesktop.DBus.Properties"
     public static let introspectable = "org.freedesktop.DBus.Introspectable"
     public static let objectManager = "org.freedesktop.DBus.ObjectManager"
-    public static let unknownObject = "org.freedesktop.DBus.Error.UnknownObject"
-    public static let accessDenied = "org.freedesktop.DBus.Error.AccessDenied"
 
-    /// AccessorySetupKit's error codes on the wire: `org.accessoryagent.Error.invalidRequest`.
-    public static func error(_ code: String) -> String { "org.accessoryagent.Error.\(code)" }
+    /// The system group whose members may use Admin1 besides root. Part of
+    /// the contract because the bus policy (packaging/dbus) names it too.
+    public static let administratorGroup = "accessory-admin"
 
     /// `/org/accessoryagent/accessory/00000000000000a1`.
     public static func path(of accessory: AccessoryID) -> String { "\(accessories)/\(accessory)" }
@@ -27,5 +28,14 @@ public enum BusNames {
     public static func accessory(at path: String) -> AccessoryID? {
         guard path.hasPrefix(accessories + "/") else { return nil }
         return AccessoryID(path.dropFirst(accessories.count + 1))
+    }
+
+    /// `/org/accessoryagent/session/3`.
+    public static func path(ofSession number: UInt64) -> String { "\(sessions)/\(number)" }
+
+    /// The session number an object path names, if it is one.
+    public static func session(at path: String) -> UInt64? {
+        guard path.hasPrefix(sessions + "/") else { return nil }
+        return UInt64(path.dropFirst(sessions.count + 1))
     }
 }

@@ -1,0 +1,30 @@
+import AccessoryCore
+
+/// The error names on the wire: AccessorySetupKit's codes under
+/// `org.accessoryagent.Error.`, and the bus's own that either side names.
+public enum BusErrorNames {
+    /// `org.accessoryagent.Error.` + a code's name (`invalidRequest`).
+    public static let prefix = "org.accessoryagent.Error."
+
+    /// `org.accessoryagent.Error.invalidRequest`.
+    public static func name(of code: AccessorySetupError.Code) -> String { prefix + code.description }
+
+    /// The code an error name stands for: a full name under `prefix`, nil for any other.
+    public static func code(ofName name: String) -> AccessorySetupError.Code? {
+        guard name.hasPrefix(prefix) else { return nil }
+        return code(named: String(name.dropFirst(prefix.count)))
+    }
+
+    /// The code whose name is `name` (`userCancelled`), as a signal's `error` may give it.
+    public static func code(named name: String) -> AccessorySetupError.Code? {
+        AccessorySetupError.Code.allCases.first { $0.description == name }
+    }
+
+    public static let unknownObject = "org.freedesktop.DBus.Error.UnknownObject"
+    public static let unknownMethod = "org.freedesktop.DBus.Error.UnknownMethod"
+    public static let unknownInterface = "org.freedesktop.DBus.Error.UnknownInterface"
+    public static let accessDenied = "org.freedesktop.DBus.Error.AccessDenied"
+    public static let serviceUnknown = "org.freedesktop.DBus.Error.ServiceUnknown"
+    public static let nameHasNoOwner = "org.freedesktop.DBus.Error.NameHasNoOwner"
+    public static let propertyReadOnly = "org.freedesktop.DBus.Error.PropertyReadOnly"
+}

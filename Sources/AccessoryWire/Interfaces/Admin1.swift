@@ -1,0 +1,28 @@
+/// `org.accessoryagent.Admin1` at `/org/accessoryagent`: the administrator's
+/// side (accessoryctl, a picker agent's answers); root and `accessory-admin`.
+public enum Admin1 {
+    private static let request = BusArgument("request", .uint32)
+
+    public static let listRequests = BusMethod("ListRequests", out: [BusArgument("requests", .array(WireRequestRow.type))])
+    public static let listCandidates = BusMethod(
+        "ListCandidates", in: [request], out: [BusArgument("candidates", .array(WireCandidateRow.type))])
+    public static let approve = BusMethod(
+        "Approve", in: [request, BusArgument("candidate", .uint32), BusArgument("name", .string)],
+        out: [BusArgument("accessory", .objectPath)])
+    public static let deny = BusMethod("Deny", in: [request])
+    public static let listAccessories = BusMethod(
+        "ListAccessories", out: [BusArgument("accessories", .array(WireAccessoryRow.type))])
+    public static let removeAccessory = BusMethod("RemoveAccessory", in: [BusArgument("id", .string)])
+    public static let renameAccessory = BusMethod("RenameAccessory", in: [BusArgument("id", .string), BusArgument("name", .string)])
+    public static let allow = BusMethod("Allow", in: [BusArgument("app", .string), BusArgument("seconds", .uint32)])
+    public static let disallow = BusMethod("Disallow", in: [BusArgument("app", .string)])
+    public static let registerAgent = BusMethod("RegisterAgent", in: [BusArgument("agent", .objectPath)])
+    public static let unregisterAgent = BusMethod("UnregisterAgent", in: [BusArgument("agent", .objectPath)])
+
+    public static let interface = BusInterface(
+        BusNames.admin,
+        methods: [
+            listRequests, listCandidates, approve, deny, listAccessories, removeAccessory, renameAccessory, allow,
+            disallow, registerAgent, unregisterAgent,
+        ])
+}

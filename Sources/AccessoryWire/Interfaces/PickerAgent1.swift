@@ -1,0 +1,19 @@
+/// `org.accessoryagent.PickerAgent1`: what a picker agent implements at the
+/// path it registered with `Admin1.RegisterAgent`. accessoryd calls it
+/// without waiting for replies.
+public enum PickerAgent1 {
+    private static let request = BusArgument("request", .uint32)
+
+    public static let requestAdded = BusMethod(
+        "RequestAdded", in: [request, BusArgument("app", .string), BusArgument("items", .strings)])
+    public static let candidateAdded = BusMethod("CandidateAdded", in: [
+        request, BusArgument("candidate", .uint32), BusArgument("item", .string), BusArgument("name", .string),
+        BusArgument("identity", .string), BusArgument("rssi", .int32),
+    ])
+    /// `outcome`: `approved`, `denied`, `timed out`, `cancelled`.
+    public static let requestEnded = BusMethod("RequestEnded", in: [request, BusArgument("outcome", .string)])
+    public static let release = BusMethod("Release")
+
+    public static let interface = BusInterface(
+        BusNames.pickerAgent, methods: [requestAdded, candidateAdded, requestEnded, release])
+}
