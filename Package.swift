@@ -2,10 +2,15 @@
 // Layers (arrows point down only):
 //   executables (accessoryd: the daemon and accessoryctl in one binary; accessory-bench) and the
 //   client library AccessorySetup, over the commands AccessorydCommand and AccessoryctlCommand
-//   → AccessoryDaemon (wiring, configuration)
-//   → AccessorySystem (the only code that makes syscalls or calls C libraries)
+//   → AccessoryDaemon (wiring, configuration; the daemon and its commands only)
+//   → AccessoryRadios (HCI, L2CAP connects, nl80211, wpa_supplicant, DHCP, the radio inventory)
+//   → AccessoryPlatform (what every process needs: the bus, the event loop, the journal, files,
+//     descriptors, processes, clocks, errors, the one EINTR retry)
 //   → AccessoryCodecs (pure byte parsers and encoders)
 //   → AccessoryCore (pure domain: models, descriptors, matching, presence)
+// Only AccessoryPlatform and AccessoryRadios make syscalls or call C libraries. The client
+// library and accessoryctl stand on AccessoryPlatform alone: an app links no radio code and
+// no libnl (`make check-app-links`).
 import PackageDescription
 
 let package = Package(
@@ -40,11 +45,15 @@ let package = Package(
             name: "CBluetooth",
             providers: [.apt(["libbluetooth-dev"])]),
 
-        // Layer 3: system adapters.
+        // Layer 3: system adapters. The platform is what every process needs (an app
+        // too); the radios only the daemon.
         .target(
-            name: "AccessorySystem",
+            name: "AccessoryPlatform",
+            dependencies: ["AccessoryCore", "CSystemd", .product(name: "Logging", package: "swift-log")]),
+        .target(
+            name: "AccessoryRadios",
             dependencies: [
-                "AccessoryCore", "AccessoryCodecs", "CSystemd", "CNetlink", "CBluetooth",
+                "AccessoryCore", "AccessoryCodecs", "AccessoryPlatform", "CNetlink", "CBluetooth",
                 .product(name: "Logging", package: "swift-log"),
             ]),
 
@@ -52,7 +61,7 @@ let package = Package(
         .target(
             name: "AccessoryDaemon",
             dependencies: [
-                "AccessoryCore", "AccessoryCodecs", "AccessorySystem",
+                "AccessoryCore", "AccessoryCodecs", "AccessoryPlatform", "AccessoryRadios",
                 .product(name: "Logging", package: "swift-log"),
             ]),
         // The commands, as libraries: the shipped accessoryd is one multi-call
@@ -60,22 +69,22 @@ let package = Package(
         .target(
             name: "AccessorydCommand",
             dependencies: [
-                "AccessoryDaemon", "AccessorySystem",
+                "AccessoryDaemon", "AccessoryPlatform",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .target(
             name: "AccessoryctlCommand",
             dependencies: [
-                "AccessorySetup", "AccessoryCore", "AccessoryDaemon", "AccessorySystem",
+                "AccessorySetup", "AccessoryCore", "AccessoryDaemon", "AccessoryPlatform",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(name: "accessoryd", dependencies: ["AccessorydCommand", "AccessoryctlCommand"]),
         .executableTarget(name: "accessoryctl", dependencies: ["AccessoryctlCommand"]),
-        .target(name: "AccessorySetup", dependencies: ["AccessoryCore", "AccessoryCodecs", "CSystemd", "AccessorySystem"]),
+        .target(name: "AccessorySetup", dependencies: ["AccessoryCore", "AccessoryCodecs", "AccessoryPlatform"]),
         .executableTarget(name: "accessory-example", dependencies: ["AccessorySetup"]),
         // The lab's Bluetooth LE accessory (GATT over L2CAP); not shipped.
         .executableTarget(
-            name: "lab-peripheral", dependencies: ["AccessoryCore", "AccessoryCodecs", "AccessorySystem", "AccessorySetup"]),
+            name: "lab-peripheral", dependencies: ["AccessoryCore", "AccessoryCodecs", "AccessoryPlatform", "AccessoryRadios", "AccessorySetup"]),
         .executableTarget(
             name: "accessory-bench", dependencies: ["AccessoryCore", "AccessoryCodecs", "TestSupport"]),
 
@@ -85,12 +94,15 @@ let package = Package(
             resources: [.copy("Fixtures")]),
         // Shared by the tests and the benchmarks: a seeded generator, a private dbus-daemon.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
-        .testTarget(name: "AccessorySystemTests", dependencies: ["AccessorySystem", "TestSupport"]),
+        .testTarget(name: "AccessoryPlatformTests", dependencies: ["AccessoryPlatform", "TestSupport"]),
+        .testTarget(
+            name: "AccessoryRadiosTests",
+            dependencies: ["AccessoryRadios", "AccessoryPlatform", "AccessoryCodecs", "AccessoryCore", "TestSupport"]),
         .testTarget(name: "AccessoryDaemonTests", dependencies: ["AccessoryDaemon", "TestSupport"]),
         // AccessoryDaemon: what the real service does with the library's calls, where FakeAgent cannot tell.
         .testTarget(
             name: "AccessorySetupTests",
-            dependencies: ["AccessorySetup", "AccessoryCore", "AccessorySystem", "TestSupport", "AccessoryDaemon"]),
+            dependencies: ["AccessorySetup", "AccessoryCore", "AccessoryPlatform", "TestSupport", "AccessoryDaemon"]),
     ]
 )
 
@@ -101,7 +113,10 @@ if Context.environment["ACCESSORY_FUZZ"] == "1" {
     package.targets += [
         .executableTarget(
             name: "accessory-fuzz",
-            dependencies: ["AccessoryCore", "AccessoryCodecs", "AccessorySystem", "AccessoryDaemon", "CSystemd", "CLibFuzzer"],
+            dependencies: [
+                "AccessoryCore", "AccessoryCodecs", "AccessoryPlatform", "AccessoryRadios", "AccessoryDaemon", "CSystemd",
+                "CLibFuzzer",
+            ],
             path: "Tests/Fuzz/Targets"),
         // libFuzzer's driver entry, declared for Swift: the runtime defines it.
         .systemLibrary(name: "CLibFuzzer", path: "Tests/Fuzz/CLibFuzzer"),

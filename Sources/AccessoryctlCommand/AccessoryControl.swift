@@ -1,5 +1,5 @@
 import AccessoryDaemon
-import AccessorySystem
+import AccessoryPlatform
 import ArgumentParser
 
 public struct AccessoryControl: ParsableCommand {

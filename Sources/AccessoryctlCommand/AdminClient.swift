@@ -1,6 +1,6 @@
 import AccessoryCore
 import AccessoryDaemon
-import AccessorySystem
+import AccessoryPlatform
 
 /// accessoryd's administrator interface, `org.accessoryagent.Admin1`, one
 /// method per member, answering plain values. Every failure is an `AdminError`.

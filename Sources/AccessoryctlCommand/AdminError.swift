@@ -1,5 +1,5 @@
 import AccessoryDaemon
-import AccessorySystem
+import AccessoryPlatform
 
 /// Why an administrator's command failed, worded for the administrator:
 /// the daemon's own errors by their short AccessorySetupKit name.

@@ -1,6 +1,6 @@
 import AccessoryCore
 import AccessoryDaemon
-import AccessorySystem
+import AccessoryPlatform
 import ArgumentParser
 import Glibc
 import Logging

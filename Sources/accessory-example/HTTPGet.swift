@@ -1,4 +1,4 @@
-import AccessorySystem  // SocketType: see its comment
+import AccessoryPlatform  // SocketType: see its comment
 import Glibc
 
 /// A plain HTTP/1.0 GET over TCP, as an app would fetch a page from its

@@ -1,5 +1,5 @@
 import AccessoryCore
-import AccessorySystem
+import AccessoryPlatform
 
 /// Reads the app manifests from disk and hands their bytes to Core's loader.
 public struct AppCatalogLoader: Sendable {

@@ -1,5 +1,5 @@
 import AccessoryCore
-import AccessorySystem
+import AccessoryPlatform
 import Logging
 
 /// The heart of the API: setup requests, the decisions on them, and the

@@ -1,4 +1,4 @@
-import AccessorySystem
+import AccessoryPlatform
 import Glibc
 
 /// Starts a command with sockets as its fd 3, 4, … and the signals the

@@ -1,6 +1,6 @@
 import AccessoryCodecs
 import AccessoryCore
-import AccessorySystem
+import AccessoryPlatform
 import Glibc
 
 /// The grants on disk, under the state directory (/var/lib/accessoryd).

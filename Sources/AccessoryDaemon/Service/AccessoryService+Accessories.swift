@@ -1,5 +1,5 @@
 import AccessoryCore
-import AccessorySystem
+import AccessoryPlatform
 
 /// `org.accessoryagent.Accessory1` objects and the object manager: each
 /// app sees its own accessories and sessions, and nothing else.

@@ -1,5 +1,5 @@
 import AccessoryCore
-import AccessorySystem
+import AccessoryPlatform
 import Logging
 
 /// `org.accessoryagent.Admin1`: the administrator's side (accessoryctl, a

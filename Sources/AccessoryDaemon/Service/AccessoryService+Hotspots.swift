@@ -1,6 +1,6 @@
 import AccessoryCodecs
 import AccessoryCore
-import AccessorySystem
+import AccessoryPlatform
 
 /// Joining a Wi-Fi accessory's hotspot for its app: accessoryd drives
 /// wpa_supplicant (the app has no privilege to), tells the app the result,

@@ -1,5 +1,5 @@
 import AccessoryCore
-import AccessorySystem
+import AccessoryPlatform
 import Logging
 
 /// `org.accessoryagent.Manager1`: opening sessions.

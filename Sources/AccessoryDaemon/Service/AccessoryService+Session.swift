@@ -1,5 +1,5 @@
 import AccessoryCore
-import AccessorySystem
+import AccessoryPlatform
 
 /// `org.accessoryagent.Session1`: what an app does with its session.
 extension AccessoryService {

@@ -1,5 +1,5 @@
 import AccessoryCore
-import AccessorySystem
+import AccessoryPlatform
 import Logging
 
 /// accessoryd's D-Bus API (see the README's "D-Bus API"): it identifies

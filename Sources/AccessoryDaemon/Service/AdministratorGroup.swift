@@ -1,4 +1,4 @@
-import AccessorySystem
+import AccessoryPlatform
 
 /// Who may use `org.accessoryagent.Admin1`: root, and the members of one
 /// system group, so a web UI or a panel's picker agent need not run as root.

@@ -1,5 +1,5 @@
 import AccessoryCore
-import AccessorySystem
+import AccessoryPlatform
 
 /// Reading the API's structured arguments. A malformed value is the
 /// caller's mistake: `invalidRequest` naming the field, never a crash. Every

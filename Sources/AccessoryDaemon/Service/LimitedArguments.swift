@@ -1,4 +1,4 @@
-import AccessorySystem
+import AccessoryPlatform
 
 /// Reads one call's arguments under the app limits. Every string, every
 /// dictionary and every array element is counted as it is read, so a flood

@@ -1,5 +1,5 @@
 import AccessoryCore
-import AccessorySystem
+import AccessoryPlatform
 
 extension AccessorySession {
     /// A connected channel to `accessory` (a Bluetooth accessory this app

@@ -1,5 +1,5 @@
 import AccessoryCore
-import AccessorySystem
+import AccessoryPlatform
 
 /// An app's session with accessoryd (`ASAccessorySession`): activate it,
 /// show a picker to get an accessory, follow what happens through `events`.

@@ -1,5 +1,5 @@
 import AccessoryCore
-import AccessorySystem
+import AccessoryPlatform
 import Synchronization
 
 /// What an `AccessorySession` and its bus thread share: the session's phase,

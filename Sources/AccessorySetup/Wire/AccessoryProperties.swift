@@ -1,5 +1,5 @@
 import AccessoryCore
-import AccessorySystem
+import AccessoryPlatform
 
 /// Reads an accessory from the reply to `Properties.GetAll` on its object
 /// (`a{sv}`). Properties this library does not know are skipped, so a newer

@@ -1,5 +1,5 @@
 import AccessoryCore
-import AccessorySystem
+import AccessoryPlatform
 
 extension AccessorySetupError {
     /// The agent names its errors `org.accessoryagent.Error.` + the code's name.

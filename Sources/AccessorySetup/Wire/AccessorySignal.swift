@@ -1,5 +1,5 @@
 import AccessoryCore
-import AccessorySystem
+import AccessoryPlatform
 
 /// A signal on one of the app's accessory objects, its arguments read:
 /// `Properties.PropertiesChanged` for presence, or `Accessory1.Advertisement`.

@@ -1,5 +1,5 @@
 import AccessoryCore
-import AccessorySystem
+import AccessoryPlatform
 
 extension HotspotLeft {
     /// `HotspotLeft(o accessory, s reason)`; nil for a path that names no accessory.

@@ -1,5 +1,5 @@
 import AccessoryCore
-import AccessorySystem
+import AccessoryPlatform
 
 /// The arguments of `org.accessoryagent.Session1`'s methods, written in the
 /// signatures of the D-Bus API contract.

@@ -1,5 +1,5 @@
 import AccessoryCore
-import AccessorySystem
+import AccessoryPlatform
 
 /// A signal of `org.accessoryagent.Session1` with its arguments read, before
 /// the accessories it names are looked up.
