@@ -6,7 +6,8 @@
 //   → AccessoryRadios (HCI, L2CAP connects, nl80211, wpa_supplicant, DHCP, the radio inventory)
 //   → AccessoryPlatform (what every process needs: the bus, the event loop, the journal, files,
 //     descriptors, processes, clocks, errors, the one EINTR retry)
-//   → AccessoryCodecs (pure byte parsers and encoders)
+//   → AccessoryCodecs (pure byte parsers and encoders: HCI, btsnoop, nl80211, wpa_supplicant, grants)
+//   → AccessoryATT (the ATT PDU codec, all an app's GATT client needs)
 //   → AccessoryCore (pure domain: models, descriptors, matching, presence)
 // Only AccessoryPlatform and AccessoryRadios make syscalls or call C libraries. The client
 // library and accessoryctl stand on AccessoryPlatform alone: an app links no radio code and
@@ -28,8 +29,10 @@ let package = Package(
         // Layer 1: pure domain, standard library only.
         .target(name: "AccessoryCore"),
 
-        // Layer 2: pure codecs over bytes.
-        .target(name: "AccessoryCodecs", dependencies: ["AccessoryCore"]),
+        // Layer 2: pure codecs over bytes. ATT apart: an app speaks it over the channel it
+        // is handed, and needs none of the daemon's HCI, btsnoop or nl80211 codecs.
+        .target(name: "AccessoryATT", dependencies: ["AccessoryCore"]),
+        .target(name: "AccessoryCodecs", dependencies: ["AccessoryCore", "AccessoryATT"]),
 
         // C libraries from Debian, through pkg-config.
         .systemLibrary(
@@ -80,17 +83,19 @@ let package = Package(
             ]),
         .executableTarget(name: "accessoryd", dependencies: ["AccessorydCommand", "AccessoryctlCommand"]),
         .executableTarget(name: "accessoryctl", dependencies: ["AccessoryctlCommand"]),
-        .target(name: "AccessorySetup", dependencies: ["AccessoryCore", "AccessoryCodecs", "AccessoryPlatform"]),
+        .target(name: "AccessorySetup", dependencies: ["AccessoryCore", "AccessoryATT", "AccessoryPlatform"]),
         .executableTarget(name: "accessory-example", dependencies: ["AccessorySetup"]),
         // The lab's Bluetooth LE accessory (GATT over L2CAP); not shipped.
         .executableTarget(
-            name: "lab-peripheral", dependencies: ["AccessoryCore", "AccessoryCodecs", "AccessoryPlatform", "AccessoryRadios", "AccessorySetup"]),
+            name: "lab-peripheral", dependencies: [
+                "AccessoryCore", "AccessoryATT", "AccessoryPlatform", "AccessoryRadios", "AccessorySetup",
+            ]),
         .executableTarget(
             name: "accessory-bench", dependencies: ["AccessoryCore", "AccessoryCodecs", "TestSupport"]),
 
         .testTarget(name: "AccessoryCoreTests", dependencies: ["AccessoryCore", "TestSupport"]),
         .testTarget(
-            name: "AccessoryCodecsTests", dependencies: ["AccessoryCodecs", "AccessoryCore", "TestSupport"],
+            name: "AccessoryCodecsTests", dependencies: ["AccessoryCodecs", "AccessoryATT", "AccessoryCore", "TestSupport"],
             resources: [.copy("Fixtures")]),
         // Shared by the tests and the benchmarks: a seeded generator, a private dbus-daemon.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
@@ -114,8 +119,8 @@ if Context.environment["ACCESSORY_FUZZ"] == "1" {
         .executableTarget(
             name: "accessory-fuzz",
             dependencies: [
-                "AccessoryCore", "AccessoryCodecs", "AccessoryPlatform", "AccessoryRadios", "AccessoryDaemon", "CSystemd",
-                "CLibFuzzer",
+                "AccessoryCore", "AccessoryATT", "AccessoryCodecs", "AccessoryPlatform", "AccessoryRadios", "AccessoryDaemon",
+                "CSystemd", "CLibFuzzer",
             ],
             path: "Tests/Fuzz/Targets"),
         // libFuzzer's driver entry, declared for Swift: the runtime defines it.

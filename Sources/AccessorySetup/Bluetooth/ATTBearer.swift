@@ -1,4 +1,4 @@
-import AccessoryCodecs
+import AccessoryATT
 import AccessoryPlatform
 
 /// ATT PDUs over a connected L2CAP socket, blocking with a deadline per PDU:
