@@ -84,7 +84,8 @@ let package = Package(
         .executableTarget(name: "accessoryd", dependencies: ["AccessorydCommand", "AccessoryctlCommand"]),
         .executableTarget(name: "accessoryctl", dependencies: ["AccessoryctlCommand"]),
         .target(name: "AccessorySetup", dependencies: ["AccessoryCore", "AccessoryATT", "AccessoryPlatform"]),
-        .executableTarget(name: "accessory-example", dependencies: ["AccessorySetup"]),
+        // The model app: the client library, plus the platform for its own HTTP request and output.
+        .executableTarget(name: "accessory-example", dependencies: ["AccessorySetup", "AccessoryCore", "AccessoryPlatform"]),
         // The lab's Bluetooth LE accessory (GATT over L2CAP); not shipped.
         .executableTarget(
             name: "lab-peripheral", dependencies: [

@@ -2,7 +2,6 @@ import AccessoryCore
 import AccessoryDaemon
 import AccessoryPlatform
 import ArgumentParser
-import Glibc
 import Logging
 
 extension LogTarget: ExpressibleByArgument {}

@@ -1,7 +1,6 @@
 import Glibc
 
-/// Reading configuration files and listing their directories: the daemon's
-/// only file-system reads outside the grant store.
+/// Reading configuration files and listing their directories.
 public enum FileSystem {
     /// The file's bytes, or nil when it does not exist. Any other failure
     /// (permissions, a directory in its place) is an error: a configuration
@@ -26,6 +25,9 @@ public enum FileSystem {
             guard bytes.count <= limit else { throw SystemError(operation: "read(\(path))", errno: EFBIG) }
         }
     }
+
+    /// Whether something is at `path` (a file, a directory, anything).
+    public static func exists(_ path: String) -> Bool { access(path, F_OK) == 0 }
 
     /// Names in `directory` ending in `suffix`, sorted bytewise (the order
     /// systemd applies drop-ins in); nil when the directory does not exist.

@@ -91,6 +91,17 @@ public enum L2CAPSocket {
         }
     }
 
+    /// Ends a channel for every holder of the socket, the app's duplicate
+    /// too: shutdown reaches the socket itself, where close alone would only
+    /// drop this process's reference. Then closes this process's descriptor.
+    public static func disconnect(_ fd: Int32) {
+        shutdown(fd, Int32(SHUT_RDWR))
+        Glibc.close(fd)
+    }
+
+    /// Closes a socket nobody else holds (a connection no longer wanted).
+    public static func close(_ fd: Int32) { Glibc.close(fd) }
+
     /// The kernel's LE address type for a peer's identity.
     static func addressType(_ type: BluetoothAddressType) -> UInt8 {
         switch type {

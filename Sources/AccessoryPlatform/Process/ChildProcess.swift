@@ -1,10 +1,9 @@
-import AccessoryPlatform
 import Glibc
 
 /// Starts a command with sockets as its fd 3, 4, … and the signals the
 /// daemon's loop blocks unblocked again (a child inherits the mask).
-enum ChildProcess {
-    static func spawn(_ command: [String], passing fds: [Int32]) throws(SystemError) -> pid_t {
+public enum ChildProcess {
+    public static func spawn(_ command: [String], passing fds: [Int32]) throws(SystemError) -> pid_t {
         // Out of the way of 3, 4, … first, so no dup2 overwrites a socket still to be passed.
         var high: [Int32] = []
         defer { for fd in high { close(fd) } }
@@ -32,5 +31,15 @@ enum ChildProcess {
         let result = posix_spawnp(&pid, command[0], &actions, &attributes, argv, environ)
         guard result == 0 else { throw SystemError(operation: "posix_spawnp(\(command[0]))", errno: result) }
         return pid
+    }
+
+    /// Reaps `pid` if it has ended, without waiting: its exit status as a
+    /// shell reports it (the code, or 128 + the signal that killed it); nil
+    /// while it runs.
+    public static func reapIfEnded(_ pid: pid_t) -> Int32? {
+        var status: Int32 = 0
+        guard waitpid(pid, &status, WNOHANG) == pid else { return nil }
+        let signal = status & 0x7F
+        return signal == 0 ? (status >> 8) & 0xFF : 128 + signal
     }
 }
