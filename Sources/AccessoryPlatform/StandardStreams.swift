@@ -18,8 +18,7 @@ private func writeAll(_ text: String, to fd: Int32) {
     let bytes = Array(text.utf8)
     var offset = 0
     while offset < bytes.count {
-        let written = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }
-        if written < 0 && errno == EINTR { continue }
+        let written = retryingOnInterrupt { bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) } }
         guard written > 0 else { return }
         offset += written
     }

@@ -15,11 +15,8 @@ public enum AtomicFile {
 
         var offset = 0
         while offset < bytes.count {
-            let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + offset, $0.count - offset) }
-            if written < 0 {
-                if errno == EINTR { continue }
-                throw SystemError.last("write(\(temporary))")
-            }
+            let written = retryingOnInterrupt { bytes.withUnsafeBytes { write(fd, $0.baseAddress! + offset, $0.count - offset) } }
+            if written < 0 { throw SystemError.last("write(\(temporary))") }
             offset += written
         }
         guard fsync(fd) == 0 else { throw SystemError.last("fsync(\(temporary))") }

@@ -15,11 +15,8 @@ public enum FileSystem {
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 16 * 1024)
         while true {
-            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw SystemError.last("read(\(path))")
-            }
+            let count = retryingOnInterrupt { chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) } }
+            if count < 0 { throw SystemError.last("read(\(path))") }
             if count == 0 { return bytes }
             bytes += chunk[0..<count]
             guard bytes.count <= limit else { throw SystemError(operation: "read(\(path))", errno: EFBIG) }

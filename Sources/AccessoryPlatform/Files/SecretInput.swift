@@ -9,11 +9,8 @@ public enum SecretInput {
         var line: [UInt8] = []
         var byte: UInt8 = 0
         while true {
-            let count = read(fd, &byte, 1)
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw SystemError.last("read(stdin)")
-            }
+            let count = retryingOnInterrupt { read(fd, &byte, 1) }
+            if count < 0 { throw SystemError.last("read(stdin)") }
             if count == 0 { return line.isEmpty ? nil : line }
             if byte == UInt8(ascii: "\n") { return line }
             guard line.count < limit else { throw SystemError(operation: "read(stdin)", errno: E2BIG) }
@@ -24,7 +21,7 @@ public enum SecretInput {
     /// Reads and discards what is waiting; true at end of input.
     public static func drainReachedEnd(fd: Int32 = 0) -> Bool {
         var buffer = [UInt8](repeating: 0, count: 256)
-        let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-        return count == 0 || (count < 0 && errno != EINTR && errno != EAGAIN)
+        let count = retryingOnInterrupt { buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) } }
+        return count == 0 || (count < 0 && errno != EAGAIN)
     }
 }

@@ -80,27 +80,19 @@ public final class HCISocket {
 
     /// Writes one H4 packet (for a command: 0x01, opcode, length, parameters).
     public func send(_ packet: [UInt8]) throws(SystemError) {
-        while true {
-            let written = packet.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-            if written == packet.count { return }
-            if written < 0 && errno == EINTR { continue }
-            if written < 0 { throw SystemError.last("write(hci\(controllerIndex))") }
-            throw SystemError(operation: "write(hci\(controllerIndex)): short write", errno: EIO)
-        }
+        let written = retryingOnInterrupt { packet.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) } }
+        if written == packet.count { return }
+        if written < 0 { throw SystemError.last("write(hci\(controllerIndex))") }
+        throw SystemError(operation: "write(hci\(controllerIndex)): short write", errno: EIO)
     }
 
     /// The next packet, or nil when none is waiting.
     public func receive() throws(SystemError) -> [UInt8]? {
         var buffer = [UInt8](repeating: 0, count: 2048)
-        while true {
-            let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if count >= 0 { return Array(buffer[0..<count]) }
-            switch errno {
-            case EINTR: continue
-            case EAGAIN: return nil
-            default: throw SystemError.last("read(hci\(controllerIndex))")
-            }
-        }
+        let count = retryingOnInterrupt { buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) } }
+        if count >= 0 { return Array(buffer[0..<count]) }
+        if errno == EAGAIN { return nil }
+        throw SystemError.last("read(hci\(controllerIndex))")
     }
 
     /// Waits up to `timeout` for a packet to read. Only for the last words at
@@ -109,11 +101,7 @@ public final class HCISocket {
         var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
         let milliseconds = Int32(clamping: timeout.components.seconds * 1000
             + timeout.components.attoseconds / 1_000_000_000_000_000)
-        while true {
-            let ready = poll(&descriptor, 1, milliseconds)
-            if ready < 0 && errno == EINTR { continue }
-            return ready > 0
-        }
+        return retryingOnInterrupt { poll(&descriptor, 1, milliseconds) } > 0
     }
 
     /// HCIDEVUP/HCIDEVDOWN on a controller, through any HCI socket.

@@ -33,13 +33,10 @@ public enum L2CAPSocket {
         fd: Int32, peer: BluetoothDeviceIdentifier, kind: L2CAPChannelKind
     ) throws(L2CAPConnectionError) -> Bool {
         var remote = address(peer.address, type: addressType(peer.addressType), kind: kind, includePSM: true)
-        while true {
-            if withSockaddr(&remote, { connect(fd, $0, $1) }) == 0 { return true }
-            switch errno {
-            case EINTR: continue
-            case EINPROGRESS, EAGAIN: return false
-            case let code: throw L2CAPConnectionError(operation: "connect(\(peer))", errno: code)
-            }
+        if retryingOnInterrupt({ withSockaddr(&remote) { connect(fd, $0, $1) } }) == 0 { return true }
+        switch errno {
+        case EINPROGRESS, EAGAIN: return false
+        case let code: throw L2CAPConnectionError(operation: "connect(\(peer))", errno: code)
         }
     }
 
@@ -76,19 +73,16 @@ public enum L2CAPSocket {
     public static func accept(listener: Int32) throws(SystemError) -> (fd: Int32, peer: BluetoothDeviceIdentifier?) {
         var remote = sockaddr_l2()
         var length = socklen_t(MemoryLayout<sockaddr_l2>.size)
-        while true {
-            let fd = withUnsafeMutablePointer(to: &remote) {
+        let fd = retryingOnInterrupt {
+            withUnsafeMutablePointer(to: &remote) {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.accept(listener, $0, &length) }
             }
-            if fd >= 0 {
-                _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-                let address = withUnsafeBytes(of: remote.l2_bdaddr.b) { BluetoothAddress(littleEndianOctets: $0) }
-                let type: BluetoothAddressType = remote.l2_bdaddr_type == UInt8(BDADDR_LE_RANDOM) ? .random : .public
-                return (fd, address.map { BluetoothDeviceIdentifier(address: $0, addressType: type) })
-            }
-            if errno == EINTR { continue }
-            throw SystemError.last("accept")
         }
+        guard fd >= 0 else { throw SystemError.last("accept") }
+        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+        let address = withUnsafeBytes(of: remote.l2_bdaddr.b) { BluetoothAddress(littleEndianOctets: $0) }
+        let type: BluetoothAddressType = remote.l2_bdaddr_type == UInt8(BDADDR_LE_RANDOM) ? .random : .public
+        return (fd, address.map { BluetoothDeviceIdentifier(address: $0, addressType: type) })
     }
 
     /// Ends a channel for every holder of the socket, the app's duplicate

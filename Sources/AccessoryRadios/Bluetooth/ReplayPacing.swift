@@ -10,7 +10,11 @@ public enum ReplayPacing {
         guard seconds > 0 || attoseconds > 0 else { return }
         var request = timespec(tv_sec: Int(seconds), tv_nsec: Int(attoseconds / 1_000_000_000))
         var remaining = timespec()
-        // Interrupted by a signal: sleep what is left.
-        while clock_nanosleep(CLOCK_MONOTONIC, 0, &request, &remaining) == EINTR { request = remaining }
+        // Interrupted by a signal: sleep what is left. nanosleep (CLOCK_MONOTONIC
+        // on Linux) reports EINTR through errno, as the retry expects.
+        _ = retryingOnInterrupt {
+            defer { request = remaining }
+            return nanosleep(&request, &remaining)
+        }
     }
 }

@@ -151,8 +151,8 @@ public final class DHCPClientProcess {
 
     private func drainWhileStopping() {
         var buffer = [UInt8](repeating: 0, count: 1024)
-        let count = buffer.withUnsafeMutableBytes { read(output, $0.baseAddress, $0.count) }
-        if count > 0 || (count < 0 && (errno == EINTR || errno == EAGAIN)) { return }
+        let count = retryingOnInterrupt { buffer.withUnsafeMutableBytes { read(output, $0.baseAddress, $0.count) } }
+        if count > 0 || (count < 0 && errno == EAGAIN) { return }
         cancelAsynchronousStop()
         reap()
         let done = stopCompletion
@@ -171,7 +171,7 @@ public final class DHCPClientProcess {
     private func reap() {
         guard pid > 0 else { return }
         var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        _ = retryingOnInterrupt { waitpid(pid, &status, 0) }
         pid = 0
         close(output)
         output = -1
@@ -197,7 +197,7 @@ public final class DHCPClientProcess {
             if let outputWatch { loop?.stopWatching(outputWatch) }
             outputWatch = nil
             var status: Int32 = 0
-            while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+            _ = retryingOnInterrupt { waitpid(pid, &status, 0) }
             pid = 0
             close(output)
             output = -1
@@ -218,12 +218,11 @@ public final class DHCPClientProcess {
         let milliseconds = Int32(clamping: timeout.components.seconds * 1000)
         var buffer = [UInt8](repeating: 0, count: 1024)
         while true {
-            let ready = poll(&descriptor, 1, milliseconds)
-            if ready < 0 && errno == EINTR { continue }
-            guard ready > 0 else { return false }
-            let count = buffer.withUnsafeMutableBytes { read(output, $0.baseAddress, $0.count) }
-            if count == 0 { return true }
-            if count < 0 && errno != EINTR { return true }
+            guard retryingOnInterrupt({ poll(&descriptor, 1, milliseconds) }) > 0 else { return false }
+            // Its end, or a pipe that cannot be read: either way nothing more comes.
+            if retryingOnInterrupt({ buffer.withUnsafeMutableBytes { read(output, $0.baseAddress, $0.count) } }) <= 0 {
+                return true
+            }
         }
     }
 

@@ -38,37 +38,27 @@ public final class WPAControlSocket {
     }
 
     public func send(_ bytes: [UInt8]) throws(SystemError) {
-        while true {
-            let sent = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, 0) }
-            if sent >= 0 { return }
-            if errno == EINTR { continue }
-            throw SystemError.last("send(\(controlPath))")
-        }
+        let sent = retryingOnInterrupt { bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, 0) } }
+        guard sent >= 0 else { throw SystemError.last("send(\(controlPath))") }
     }
 
     /// One datagram if one is waiting; nil if none is (EAGAIN).
     public func receive() throws(SystemError) -> [UInt8]? {
         var buffer = [UInt8](repeating: 0, count: 8192)
-        while true {
-            let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-            if count >= 0 { return Array(buffer[0..<count]) }
-            if errno == EINTR { continue }
-            if errno == EAGAIN || errno == EWOULDBLOCK { return nil }
-            throw SystemError.last("recv(\(controlPath))")
-        }
+        let count = retryingOnInterrupt { buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) } }
+        if count >= 0 { return Array(buffer[0..<count]) }
+        if errno == EAGAIN || errno == EWOULDBLOCK { return nil }
+        throw SystemError.last("recv(\(controlPath))")
     }
 
     /// Waits up to `timeout` for a datagram; nil when none came in time.
     public func receive(waitingUpTo timeout: Duration) throws(SystemError) -> [UInt8]? {
         let milliseconds = Int32(clamping: timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
         var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-        while true {
-            let ready = poll(&descriptor, 1, milliseconds)
-            if ready > 0 { return try receive() }
-            if ready == 0 { return nil }
-            if errno == EINTR { continue }
-            throw SystemError.last("poll(\(controlPath))")
-        }
+        let ready = retryingOnInterrupt { poll(&descriptor, 1, milliseconds) }
+        if ready > 0 { return try receive() }
+        if ready == 0 { return nil }
+        throw SystemError.last("poll(\(controlPath))")
     }
 
     private static func withAddress(
