@@ -78,7 +78,9 @@ let package = Package(
         .target(
             name: "AccessoryctlCommand",
             dependencies: [
-                "AccessorySetup", "AccessoryCore", "AccessoryDaemon", "AccessoryPlatform",
+                // AccessoryDaemon for AdministratorGroup.defaultName alone, until the bus
+                // contract's target (AccessoryWire) holds it; nothing else of the daemon.
+                "AccessorySetup", "AccessoryCore", "AccessoryPlatform", "AccessoryDaemon",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(name: "accessoryd", dependencies: ["AccessorydCommand", "AccessoryctlCommand"]),

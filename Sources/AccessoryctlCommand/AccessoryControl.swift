@@ -1,4 +1,5 @@
-import AccessoryDaemon
+import AccessoryCore
+import AccessoryDaemon  // AdministratorGroup.defaultName only: the wire contract (AccessoryWire) takes it over
 import AccessoryPlatform
 import ArgumentParser
 

@@ -1,5 +1,4 @@
 import AccessoryCore
-import AccessoryDaemon
 import AccessoryPlatform
 
 /// accessoryd's administrator interface, `org.accessoryagent.Admin1`, one

@@ -1,5 +1,4 @@
 import AccessoryCore
-import AccessoryPlatform
 
 /// Reads the app manifests from disk and hands their bytes to Core's loader.
 public struct AppCatalogLoader: Sendable {
