@@ -1,7 +1,7 @@
 import AccessoryCore
 import AccessoryPlatform
 import AccessoryRadios
-import Glibc
+import Glibc  // signal numbers only
 import Logging
 
 /// accessoryd's life: load the configuration, find the radios, tell systemd

@@ -2,7 +2,7 @@ import AccessoryCodecs
 import AccessoryCore
 import AccessoryPlatform
 import AccessoryRadios
-import Glibc
+import Glibc  // errno constants only
 import Logging
 
 /// Bluetooth LE discovery on every controller the configuration allows:

@@ -2,7 +2,7 @@ import AccessoryCodecs
 import AccessoryCore
 import AccessoryPlatform
 import AccessoryRadios
-import Glibc
+import Glibc  // errno constants only
 import Logging
 
 /// One join of one interface to one accessory's hotspot, from its start to its

@@ -2,7 +2,7 @@ import AccessoryCodecs
 import AccessoryCore
 import AccessoryPlatform
 import AccessoryRadios
-import Glibc
+import Glibc  // errno constants only
 import Logging
 
 /// Wi-Fi discovery on the daemon's event loop: scans the gateway's station
