@@ -2,13 +2,12 @@ import AccessoryATT
 import AccessoryPlatform
 
 /// ATT PDUs over a connected L2CAP socket, blocking with a deadline per PDU:
-/// one packet on the SOCK_SEQPACKET socket is one PDU.
+/// one packet on the SOCK_SEQPACKET socket is one PDU. `GATTClient`'s; only
+/// its `Failure` is public, as the reason inside `GATTClient.Failure.bearer`.
 public struct ATTBearer: Sendable {
     let socket: PacketSocket
 
-    public var fd: Int32 { socket.fd }
-
-    public init(fd: Int32) { socket = PacketSocket(fd: fd) }
+    init(fd: Int32) { socket = PacketSocket(fd: fd) }
 
     public enum Failure: Error, Hashable, Sendable, CustomStringConvertible {
         /// The channel ended (read returned 0, or the socket was shut down).
@@ -35,20 +34,20 @@ public struct ATTBearer: Sendable {
         }
     }
 
-    public func send(_ pdu: ATTPDU) throws(Failure) { try send(pdu.encoded) }
+    func send(_ pdu: ATTPDU) throws(Failure) { try send(pdu.encoded) }
 
-    public func send(_ bytes: [UInt8]) throws(Failure) {
+    func send(_ bytes: [UInt8]) throws(Failure) {
         do { try socket.send(bytes) } catch { throw Failure(error) }
     }
 
     /// The next PDU's bytes; `.closed` at the end of the channel.
-    public func receiveBytes(timeoutSeconds: Int32 = 10) throws(Failure) -> [UInt8] {
+    func receiveBytes(timeoutSeconds: Int32 = 10) throws(Failure) -> [UInt8] {
         do { return try socket.receive(timeoutSeconds: timeoutSeconds) } catch { throw Failure(error) }
     }
 
     /// Sends a request and returns its response, answering anything the
     /// peer sends meanwhile (its own requests are not supported here).
-    public func request(_ pdu: ATTPDU) throws(Failure) -> ATTPDU {
+    func request(_ pdu: ATTPDU) throws(Failure) -> ATTPDU {
         try send(pdu)
         while true {
             let bytes = try receiveBytes()
