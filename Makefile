@@ -18,7 +18,7 @@ DEB_PACKAGES := debhelper fakeroot lintian
 LAB_PACKAGES := qemu-system-x86 linux-image-amd64 kmod busybox-static udhcpc systemd udev \
                 bluez bluez-test-tools hostapd wpasupplicant iw iproute2 dnsmasq tcpdump python3 wireless-regdb
 
-.PHONY: all build test unit-test lab-test power-cut power-cut-test demo bench deb deb-reproducible lint-deb \
+.PHONY: all build test unit-test app-links-test lab-test power-cut power-cut-test demo bench deb deb-reproducible lint-deb \
         deps build-deps lab-deps clean fuzz fuzz-smoke fuzz-build
 
 all: build
@@ -56,8 +56,13 @@ test: unit-test fuzz-smoke lab-test power-cut-test system-test
 power-cut-test:
 	$(MAKE) power-cut CUTS=3
 
-unit-test: build
+unit-test: build app-links-test
 	$(SWIFT) test
+
+## An app built on the client library links no libnl and no radio code (ldd, nm on
+## accessory-example), and the same check does find them in accessoryd.
+app-links-test: build
+	Tests/Links/check-app-links $(BUILD_DIR)
 
 lab-test: build lab-deps
 	$(LAB) run --build-dir $(BUILD_DIR)

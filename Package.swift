@@ -2,12 +2,18 @@
 // Layers (arrows point down only):
 //   executables (accessoryd: the daemon and accessoryctl in one binary; accessory-bench) and the
 //   client library AccessorySetup, over the commands AccessorydCommand and AccessoryctlCommand
-//   → AccessoryDaemon (wiring, configuration)
+//   → AccessoryDaemon (wiring, configuration; the daemon and its commands only)
+//   → AccessoryRadios (HCI, L2CAP connects, nl80211, wpa_supplicant, DHCP, the radio inventory)
 //   → AccessoryWire (the D-Bus contract: names, member declarations, argument codecs; shared by
 //     the daemon, accessoryctl and AccessorySetup)
-//   → AccessorySystem (the only code that makes syscalls or calls C libraries)
-//   → AccessoryCodecs (pure byte parsers and encoders)
+//   → AccessoryPlatform (what every process needs: the bus, the event loop, the journal, files,
+//     descriptors, processes, clocks, errors, the one EINTR retry)
+//   → AccessoryCodecs (pure byte parsers and encoders: HCI, btsnoop, nl80211, wpa_supplicant, grants)
+//   → AccessoryATT (the ATT PDU codec, all an app's GATT client needs)
 //   → AccessoryCore (pure domain: models, descriptors, matching, presence)
+// Only AccessoryPlatform and AccessoryRadios make syscalls or call C libraries. The client
+// library and accessoryctl stand on AccessoryPlatform alone: an app links no radio code and
+// no libnl (`make check-app-links`).
 import PackageDescription
 
 let package = Package(
@@ -25,8 +31,10 @@ let package = Package(
         // Layer 1: pure domain, standard library only.
         .target(name: "AccessoryCore"),
 
-        // Layer 2: pure codecs over bytes.
-        .target(name: "AccessoryCodecs", dependencies: ["AccessoryCore"]),
+        // Layer 2: pure codecs over bytes. ATT apart: an app speaks it over the channel it
+        // is handed, and needs none of the daemon's HCI, btsnoop or nl80211 codecs.
+        .target(name: "AccessoryATT", dependencies: ["AccessoryCore"]),
+        .target(name: "AccessoryCodecs", dependencies: ["AccessoryCore", "AccessoryATT"]),
 
         // C libraries from Debian, through pkg-config.
         .systemLibrary(
@@ -42,22 +50,26 @@ let package = Package(
             name: "CBluetooth",
             providers: [.apt(["libbluetooth-dev"])]),
 
-        // Layer 3: system adapters.
+        // Layer 3: system adapters. The platform is what every process needs (an app
+        // too); the radios only the daemon.
         .target(
-            name: "AccessorySystem",
+            name: "AccessoryPlatform",
+            dependencies: ["AccessoryCore", "CSystemd", .product(name: "Logging", package: "swift-log")]),
+        .target(
+            name: "AccessoryRadios",
             dependencies: [
-                "AccessoryCore", "AccessoryCodecs", "CSystemd", "CNetlink", "CBluetooth",
+                "AccessoryCore", "AccessoryCodecs", "AccessoryPlatform", "CNetlink", "CBluetooth",
                 .product(name: "Logging", package: "swift-log"),
             ]),
 
         // The bus contract, declared once for both ends of the bus.
-        .target(name: "AccessoryWire", dependencies: ["AccessoryCore", "AccessorySystem"]),
+        .target(name: "AccessoryWire", dependencies: ["AccessoryCore", "AccessoryPlatform"]),
 
         // Layer 4: the daemon's wiring, configuration and the executables.
         .target(
             name: "AccessoryDaemon",
             dependencies: [
-                "AccessoryCore", "AccessoryCodecs", "AccessorySystem", "AccessoryWire",
+                "AccessoryCore", "AccessoryCodecs", "AccessoryPlatform", "AccessoryRadios", "AccessoryWire",
                 .product(name: "Logging", package: "swift-log"),
             ]),
         // The commands, as libraries: the shipped accessoryd is one multi-call
@@ -65,42 +77,48 @@ let package = Package(
         .target(
             name: "AccessorydCommand",
             dependencies: [
-                "AccessoryDaemon", "AccessorySystem",
+                "AccessoryDaemon", "AccessoryPlatform",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .target(
             name: "AccessoryctlCommand",
             dependencies: [
-                "AccessorySetup", "AccessoryCore", "AccessoryDaemon", "AccessorySystem", "AccessoryWire",
+                "AccessorySetup", "AccessoryCore", "AccessoryPlatform", "AccessoryWire",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(name: "accessoryd", dependencies: ["AccessorydCommand", "AccessoryctlCommand"]),
         .executableTarget(name: "accessoryctl", dependencies: ["AccessoryctlCommand"]),
-        .target(name: "AccessorySetup", dependencies: ["AccessoryCore", "AccessoryCodecs", "CSystemd", "AccessorySystem", "AccessoryWire"]),
-        .executableTarget(name: "accessory-example", dependencies: ["AccessorySetup"]),
+        .target(name: "AccessorySetup", dependencies: ["AccessoryCore", "AccessoryATT", "AccessoryPlatform", "AccessoryWire"]),
+        // The model app: the client library, plus the platform for its own HTTP request and output.
+        .executableTarget(name: "accessory-example", dependencies: ["AccessorySetup", "AccessoryCore", "AccessoryPlatform"]),
         // The lab's Bluetooth LE accessory (GATT over L2CAP); not shipped.
         .executableTarget(
-            name: "lab-peripheral", dependencies: ["AccessoryCore", "AccessoryCodecs", "AccessorySystem", "AccessorySetup"]),
+            name: "lab-peripheral", dependencies: [
+                "AccessoryCore", "AccessoryATT", "AccessoryPlatform", "AccessoryRadios", "AccessorySetup",
+            ]),
         .executableTarget(
             name: "accessory-bench", dependencies: ["AccessoryCore", "AccessoryCodecs", "AccessoryDaemon", "TestSupport"]),
 
         .testTarget(name: "AccessoryCoreTests", dependencies: ["AccessoryCore", "TestSupport"]),
         .testTarget(
-            name: "AccessoryCodecsTests", dependencies: ["AccessoryCodecs", "AccessoryCore", "TestSupport"],
+            name: "AccessoryCodecsTests", dependencies: ["AccessoryCodecs", "AccessoryATT", "AccessoryCore", "TestSupport"],
             resources: [.copy("Fixtures")]),
         // Shared by the tests and the benchmarks: a seeded generator, a private dbus-daemon.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
-        .testTarget(name: "AccessorySystemTests", dependencies: ["AccessorySystem", "TestSupport"]),
+        .testTarget(name: "AccessoryPlatformTests", dependencies: ["AccessoryPlatform", "TestSupport"]),
+        .testTarget(
+            name: "AccessoryRadiosTests",
+            dependencies: ["AccessoryRadios", "AccessoryPlatform", "AccessoryCodecs", "AccessoryCore", "TestSupport"]),
         .testTarget(name: "AccessoryDaemonTests", dependencies: ["AccessoryDaemon", "AccessoryWire", "TestSupport"]),
         // AccessoryDaemon: what the real service does with the library's calls, where FakeAgent cannot tell.
         .testTarget(
             name: "AccessorySetupTests",
-            dependencies: ["AccessorySetup", "AccessoryCore", "AccessorySystem", "AccessoryWire", "TestSupport", "AccessoryDaemon"]),
+            dependencies: ["AccessorySetup", "AccessoryCore", "AccessoryPlatform", "AccessoryWire", "TestSupport", "AccessoryDaemon"]),
         // The contract: the README's tables against the declarations, and every
         // structured argument from one side's encoder to the other side's decoder.
         .testTarget(
             name: "AccessoryWireTests",
-            dependencies: ["AccessoryWire", "AccessoryCore", "AccessorySystem", "AccessoryDaemon", "AccessorySetup", "CSystemd", "TestSupport"]),
+            dependencies: ["AccessoryWire", "AccessoryCore", "AccessoryPlatform", "AccessoryDaemon", "AccessorySetup", "CSystemd", "TestSupport"]),
     ]
 )
 
@@ -111,7 +129,10 @@ if Context.environment["ACCESSORY_FUZZ"] == "1" {
     package.targets += [
         .executableTarget(
             name: "accessory-fuzz",
-            dependencies: ["AccessoryCore", "AccessoryCodecs", "AccessorySystem", "AccessoryWire", "AccessoryDaemon", "CSystemd", "CLibFuzzer"],
+            dependencies: [
+                "AccessoryCore", "AccessoryATT", "AccessoryCodecs", "AccessoryPlatform", "AccessoryRadios", "AccessoryWire",
+                "AccessoryDaemon", "CSystemd", "CLibFuzzer",
+            ],
             path: "Tests/Fuzz/Targets"),
         // libFuzzer's driver entry, declared for Swift: the runtime defines it.
         .systemLibrary(name: "CLibFuzzer", path: "Tests/Fuzz/CLibFuzzer"),

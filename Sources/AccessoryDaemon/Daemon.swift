@@ -1,7 +1,8 @@
 import AccessoryCore
-import AccessorySystem
+import AccessoryPlatform
+import AccessoryRadios
 import AccessoryWire
-import Glibc
+import Glibc  // signal numbers only
 import Logging
 
 /// accessoryd's life: load the configuration, find the radios, tell systemd

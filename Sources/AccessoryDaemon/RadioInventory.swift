@@ -1,4 +1,5 @@
-import AccessorySystem
+import AccessoryPlatform
+import AccessoryRadios
 
 /// The radios the kernel offers the agent right now.
 public struct RadioInventory: Equatable, Sendable {

@@ -1,5 +1,5 @@
-import AccessoryDaemon  // Version.current only: not part of the bus contract
-import AccessorySystem
+import AccessoryCore
+import AccessoryPlatform
 import AccessoryWire
 import ArgumentParser
 

@@ -1,5 +1,5 @@
 import AccessoryCore
-import AccessorySystem
+import AccessoryPlatform
 import AccessoryWire
 
 /// accessoryd's administrator interface, `org.accessoryagent.Admin1`, one

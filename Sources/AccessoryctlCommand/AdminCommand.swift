@@ -1,4 +1,4 @@
-import AccessorySystem
+import AccessoryPlatform
 import ArgumentParser
 
 /// The option every command that talks to accessoryd has.

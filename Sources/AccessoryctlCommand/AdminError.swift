@@ -1,4 +1,5 @@
-import AccessorySystem
+import AccessoryCore
+import AccessoryPlatform
 import AccessoryWire
 
 /// Why an administrator's command failed, worded for the administrator:

@@ -1,5 +1,5 @@
 import AccessoryCore
-import AccessorySystem
+import AccessoryPlatform
 import ArgumentParser
 
 /// How long an approval window stays open: a systemd-style time span

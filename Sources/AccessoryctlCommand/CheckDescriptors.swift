@@ -1,5 +1,5 @@
 import AccessoryCore
-import AccessorySystem
+import AccessoryPlatform
 import ArgumentParser
 
 /// `accessoryctl check-descriptors FILE`: validates a descriptor file (the

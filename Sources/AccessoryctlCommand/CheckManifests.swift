@@ -1,5 +1,5 @@
 import AccessoryCore
-import AccessoryDaemon
+import AccessoryPlatform
 import ArgumentParser
 
 /// `accessoryctl check-manifests`: what accessoryd would make of the app

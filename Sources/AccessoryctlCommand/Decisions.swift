@@ -1,4 +1,4 @@
-import AccessorySystem
+import AccessoryPlatform
 import ArgumentParser
 
 /// `accessoryctl approve REQUEST CANDIDATE [--name NAME]`.

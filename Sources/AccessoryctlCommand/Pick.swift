@@ -1,5 +1,5 @@
 import AccessoryCore
-import AccessorySystem
+import AccessoryPlatform
 import ArgumentParser
 
 /// `accessoryctl pick`: the picker for an administrator at a console, or a

@@ -1,4 +1,4 @@
-import AccessorySystem
+import AccessoryPlatform
 import ArgumentParser
 
 /// `accessoryctl requests`: what is waiting for the administrator.

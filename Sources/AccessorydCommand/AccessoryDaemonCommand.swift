@@ -1,8 +1,7 @@
 import AccessoryCore
 import AccessoryDaemon
-import AccessorySystem
+import AccessoryPlatform
 import ArgumentParser
-import Glibc
 import Logging
 
 extension LogTarget: ExpressibleByArgument {}

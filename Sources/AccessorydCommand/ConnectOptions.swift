@@ -1,6 +1,6 @@
 import AccessoryCore
 import AccessoryDaemon
-import AccessorySystem
+import AccessoryPlatform
 import ArgumentParser
 
 /// `--connect`: open Bluetooth LE channels through the channel broker and

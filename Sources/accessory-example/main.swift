@@ -1,7 +1,7 @@
 // An app's use of AccessorySetup from start to end: open a session, see what
 // the app already has, ask for one more accessory, follow the picker's events.
 import AccessorySetup
-import Glibc
+import Glibc  // exit() only
 
 let options: Options
 do {

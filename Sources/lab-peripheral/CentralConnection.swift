@@ -1,5 +1,6 @@
 import AccessoryCore
-import AccessorySystem
+import AccessoryPlatform
+import AccessoryRadios
 import Glibc
 
 /// The central's own connection (without accessoryd): the same L2CAP socket
@@ -9,7 +10,7 @@ enum CentralConnection {
         let fd = try L2CAPSocket.bound(controller: controller, kind: .attribute)
         if try L2CAPSocket.startConnect(fd: fd, peer: peer, kind: .attribute) { return fd }
         var descriptor = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
-        while poll(&descriptor, 1, 20_000) < 0 && errno == EINTR {}
+        _ = retryingOnInterrupt { poll(&descriptor, 1, 20_000) }
         if let error = L2CAPSocket.pendingError(fd: fd) {
             close(fd)
             throw error

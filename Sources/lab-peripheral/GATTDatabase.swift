@@ -1,4 +1,4 @@
-import AccessoryCodecs
+import AccessoryATT
 import AccessoryCore
 
 /// The lab sensor's attribute table: one primary service holding one

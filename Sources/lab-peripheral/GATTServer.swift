@@ -1,4 +1,4 @@
-import AccessoryCodecs
+import AccessoryATT
 import AccessoryCore
 
 /// Answers a client's ATT requests from the database: discovery, reads,

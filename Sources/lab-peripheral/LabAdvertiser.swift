@@ -1,5 +1,6 @@
 import AccessoryCore
-import AccessorySystem
+import AccessoryPlatform
+import AccessoryRadios
 
 /// Connectable LE advertising through raw HCI commands on the controller's
 /// raw socket (legacy ADV_IND, as btvirt's LE-only controllers know no

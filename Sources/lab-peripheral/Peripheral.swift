@@ -1,5 +1,6 @@
 import AccessoryCore
-import AccessorySystem
+import AccessoryPlatform
+import AccessoryRadios
 import Glibc
 
 /// `serve`: advertise, accept centrals on the ATT fixed channel (and on an
@@ -20,8 +21,7 @@ struct Peripheral {
         while true {
             var descriptors = listeners.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
                 + clients.keys.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
-            let ready = poll(&descriptors, nfds_t(descriptors.count), -1)
-            if ready < 0 && errno == EINTR { continue }
+            let ready = retryingOnInterrupt { poll(&descriptors, nfds_t(descriptors.count), -1) }
             guard ready > 0 else { throw SystemError.last("poll") }
             for descriptor in descriptors where descriptor.revents != 0 {
                 if listeners.contains(descriptor.fd) {
@@ -31,10 +31,10 @@ struct Peripheral {
                     // Another central may come while this one stays.
                     advertiser.resume()
                 } else if var server = clients[descriptor.fd] {
-                    let bearer = ATTBearer(fd: descriptor.fd)
+                    let socket = PacketSocket(fd: descriptor.fd)
                     do {
-                        let request = try bearer.receiveBytes(timeoutSeconds: 0)
-                        if let response = server.respond(to: request) { try bearer.send(response) }
+                        let request = try socket.receive(timeoutSeconds: 0)
+                        if let response = server.respond(to: request) { try socket.send(response) }
                         clients[descriptor.fd] = server
                     } catch {
                         clients.removeValue(forKey: descriptor.fd)

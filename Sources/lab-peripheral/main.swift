@@ -1,6 +1,7 @@
 import AccessoryCore
 import AccessorySetup
-import AccessorySystem
+import AccessoryPlatform
+import AccessoryRadios
 import Glibc
 
 // The lab's Bluetooth LE accessory (not shipped): Debian's Python cannot

@@ -1,5 +1,6 @@
 import AccessoryCore
-import AccessorySystem
+import AccessoryPlatform
+import AccessoryRadios
 import AccessoryWire
 import Foundation
 import Testing

@@ -1,4 +1,4 @@
-import AccessorySystem
+import AccessoryPlatform
 @testable import AccessorySetup
 
 /// A connection on the test's bus that is not the agent, for the tests that

@@ -1,6 +1,6 @@
 import AccessoryCore
 import AccessoryDaemon
-import AccessorySystem
+import AccessoryPlatform
 import AccessoryWire
 import Foundation
 import Logging

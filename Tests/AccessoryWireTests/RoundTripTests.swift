@@ -3,7 +3,7 @@ import AccessoryWire
 import Testing
 @testable import AccessoryDaemon
 @testable import AccessorySetup
-@testable import AccessorySystem
+@testable import AccessoryPlatform
 
 /// Every argument type of the API, through a real sealed sd-bus message:
 /// what one end writes with its encoder, the other end reads with its

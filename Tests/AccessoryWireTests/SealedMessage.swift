@@ -1,7 +1,7 @@
 import AccessoryWire
 import CSystemd
 import Glibc
-@testable import AccessorySystem
+@testable import AccessoryPlatform
 
 /// A real sd-bus message, written with `BusReply` (what the daemon's and the
 /// clients' encoders write into), sealed as sd-bus seals a message it sends,

@@ -1,3 +1,4 @@
+import AccessoryATT
 /// Reads a btsnoop capture (`btmon -w`, Android's HCI snoop log) record by
 /// record, so the HCI events of a capture can be replayed through the same
 /// decoding path as a live socket.

@@ -1,3 +1,4 @@
+import AccessoryATT
 /// A Command Complete event (0x0E): the controller finished a command and
 /// returns its results (Core Spec Vol 4 Part E §7.7.14).
 public struct HCICommandComplete: Hashable, Sendable {

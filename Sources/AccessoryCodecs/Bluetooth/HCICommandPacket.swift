@@ -1,3 +1,4 @@
+import AccessoryATT
 /// An HCI command packet as another host process sent it (a raw HCI socket
 /// sees the kernel's and bluetoothd's commands too): opcode, parameter
 /// length, parameters (Core Spec Vol 4 Part E §5.4.1), without the H4 indicator.

@@ -1,3 +1,4 @@
+import AccessoryATT
 /// A Command Status event (0x0F): the controller accepted (or refused) a
 /// command whose result comes later in another event (Core Spec Vol 4 Part E §7.7.15).
 /// Controllers also use it to refuse commands they do not know.

@@ -1,3 +1,4 @@
+import AccessoryATT
 /// A controller coming or going, as the kernel tells HCI sockets bound to no
 /// controller (HCI_DEV_NONE): a stack-internal event (code 0xFD) whose
 /// parameters are a 16-bit type, EVT_SI_DEVICE (1), then the device event

@@ -1,3 +1,4 @@
+import AccessoryATT
 /// An HCI event packet from the controller (Core Spec Vol 4 Part E §5.4.4),
 /// typed for what the agent needs while scanning.
 public enum HCIEvent: Hashable, Sendable {

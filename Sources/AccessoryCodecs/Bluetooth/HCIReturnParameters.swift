@@ -1,3 +1,4 @@
+import AccessoryATT
 /// What a command returns after its status, typed for the commands the agent sends.
 public enum HCIReturnParameters: Hashable, Sendable {
     /// Nothing beyond the status: the command returns only a status, it failed (a

@@ -1,3 +1,4 @@
+import AccessoryATT
 import AccessoryCore
 
 /// One report of an LE Advertising Report event (LE Meta subevent 0x02,

@@ -1,3 +1,4 @@
+import AccessoryATT
 import AccessoryCore
 
 /// One report of an LE Extended Advertising Report event (LE Meta subevent

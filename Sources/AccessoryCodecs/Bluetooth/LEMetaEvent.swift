@@ -1,3 +1,4 @@
+import AccessoryATT
 /// An LE Meta event (0x3E): one event code for every LE subevent
 /// (Core Spec Vol 4 Part E §7.7.65). The agent types the advertising reports.
 public enum LEMetaEvent: Hashable, Sendable {

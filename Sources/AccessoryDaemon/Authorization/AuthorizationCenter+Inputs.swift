@@ -1,5 +1,5 @@
 import AccessoryCore
-import AccessorySystem
+import AccessoryPlatform
 
 /// The center's face to the D-Bus service: each call one input to the core,
 /// each question answered from the core or, for presence, the registry.

@@ -1,5 +1,5 @@
 import AccessoryCore
-import AccessorySystem
+import AccessoryPlatform
 import Logging
 
 /// The authorization core's adapter, made and owned by the daemon's wiring:

@@ -1,5 +1,5 @@
 import AccessoryCore
-import AccessorySystem
+import AccessoryPlatform
 
 /// Who made a decision, as the journal records it (`DECIDED_BY=`).
 public enum Decider: Hashable, Sendable, CustomStringConvertible {

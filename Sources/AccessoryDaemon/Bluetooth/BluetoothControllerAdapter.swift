@@ -1,6 +1,7 @@
 import AccessoryCodecs
 import AccessoryCore
-import AccessorySystem
+import AccessoryPlatform
+import AccessoryRadios
 import Logging
 
 /// One controller, live: its HCI socket on the event loop, its scan state

@@ -1,7 +1,8 @@
 import AccessoryCodecs
 import AccessoryCore
-import AccessorySystem
-import Glibc
+import AccessoryPlatform
+import AccessoryRadios
+import Glibc  // errno constants only
 import Logging
 
 /// Bluetooth LE discovery on every controller the configuration allows:

@@ -1,5 +1,6 @@
 import AccessoryCore
-import AccessorySystem
+import AccessoryPlatform
+import AccessoryRadios
 
 /// A connected L2CAP LE channel the broker opened for an accessory.
 public struct BrokeredChannel: Hashable, Sendable, CustomStringConvertible {

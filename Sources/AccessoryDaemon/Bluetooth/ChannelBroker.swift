@@ -1,6 +1,6 @@
 import AccessoryCore
-import AccessorySystem
-import Glibc
+import AccessoryPlatform
+import AccessoryRadios
 import Logging
 
 /// Opens L2CAP LE channels to authorized accessories for their apps and keeps
@@ -136,7 +136,7 @@ public final class ChannelBroker {
     private func attemptEnded(id: UInt64, result: Result<Int32, L2CAPConnectionError>) {
         guard let attempt = attempts.removeValue(forKey: id) else {
             // Revoked meanwhile; a socket that connected anyway is not wanted.
-            if case .success(let fd) = result { Glibc.close(fd) }
+            if case .success(let fd) = result { L2CAPSocket.close(fd) }
             return
         }
         switch result {
@@ -170,10 +170,7 @@ public final class ChannelBroker {
 
     private func end(_ entry: OpenChannel, reason: String) {
         entry.hangUp?.cancel()
-        // shutdown reaches the socket itself, so every duplicate (the app's) sees the end;
-        // close alone would only drop the daemon's reference.
-        shutdown(entry.channel.fd, Int32(SHUT_RDWR))
-        Glibc.close(entry.channel.fd)
+        L2CAPSocket.disconnect(entry.channel.fd)
         logger.info("Channel to the accessory \(reason)", metadata: metadata(
             entry.channel.accessory, entry.channel.peer, entry.channel.kind, controller: entry.channel.controller)
             .merging(["bluetooth.channel": "\(entry.channel.id)"]) { $1 })

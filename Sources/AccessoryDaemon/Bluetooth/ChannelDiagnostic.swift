@@ -1,6 +1,7 @@
 import AccessoryCore
-import AccessorySystem
-import Glibc
+import AccessoryPlatform
+import AccessoryRadios
+import Glibc  // signal numbers and pid_t only
 import Logging
 
 /// `accessoryd --connect`: opens channels through the broker as the daemon
@@ -116,9 +117,7 @@ private final class DiagnosticSession {
 
     private func reap() {
         guard child > 0 else { return }
-        var status: Int32 = 0
-        guard waitpid(child, &status, WNOHANG) == child else { return }
-        let signal = status & 0x7F
-        loop.exit(code: signal == 0 ? (status >> 8) & 0xFF : 128 + signal)
+        guard let status = ChildProcess.reapIfEnded(child) else { return }
+        loop.exit(code: status)
     }
 }

@@ -1,5 +1,6 @@
 import AccessoryCore
-import AccessorySystem
+import AccessoryPlatform
+import AccessoryRadios
 
 /// Why the broker could not open a channel to an accessory. On the bus every
 /// case is `org.accessoryagent.Error.connectionFailed`, with `description` as

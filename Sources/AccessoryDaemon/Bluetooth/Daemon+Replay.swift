@@ -1,5 +1,6 @@
 import AccessoryCodecs
-import AccessorySystem
+import AccessoryPlatform
+import AccessoryRadios
 import Logging
 
 extension Daemon {

@@ -1,5 +1,5 @@
 import AccessoryCore
-import AccessorySystem
+import AccessoryPlatform
 
 /// Where the configuration comes from: the main file, then the drop-ins of
 /// its `conf.d` directory in name order, each overriding what came before,

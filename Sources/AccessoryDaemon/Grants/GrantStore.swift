@@ -1,7 +1,6 @@
 import AccessoryCodecs
 import AccessoryCore
-import AccessorySystem
-import Glibc
+import AccessoryPlatform
 
 /// The grants on disk, under the state directory (/var/lib/accessoryd).
 /// `save` returns only once the new store is durable, so a grant is
@@ -55,7 +54,7 @@ public final class GrantStore {
         } catch {
             var aside = "\(path).corrupt"
             var attempt = 1
-            while access(aside, F_OK) == 0 {
+            while FileSystem.exists(aside) {
                 attempt += 1
                 aside = "\(path).corrupt-\(attempt)"
             }

@@ -1,5 +1,6 @@
 import AccessoryCore
-import AccessorySystem
+import AccessoryPlatform
+import AccessoryRadios
 
 extension MonitorLine {
     /// `wifi wlan0 02:00:00:00:01:00 ssid=4c6162 freq=2412 channel=1 signal=-30 security=wpa2-psk name="Lab"`

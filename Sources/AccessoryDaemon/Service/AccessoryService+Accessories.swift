@@ -1,5 +1,5 @@
 import AccessoryCore
-import AccessorySystem
+import AccessoryPlatform
 import AccessoryWire
 
 /// `org.accessoryagent.Accessory1` objects and the object manager: each

@@ -1,5 +1,5 @@
 import AccessoryCore
-import AccessorySystem
+import AccessoryPlatform
 
 /// Handing an app a connected Bluetooth LE channel to its own accessory:
 /// accessoryd, which has the privileges, connects; the app gets the socket

@@ -1,6 +1,6 @@
 import AccessoryCodecs
 import AccessoryCore
-import AccessorySystem
+import AccessoryPlatform
 import AccessoryWire
 
 /// Joining a Wi-Fi accessory's hotspot for its app: accessoryd drives

@@ -1,5 +1,5 @@
 import AccessoryCore
-import AccessorySystem
+import AccessoryPlatform
 import AccessoryWire
 
 /// `org.accessoryagent.Session1`: what an app does with its session.

@@ -1,4 +1,4 @@
-import AccessorySystem
+import AccessoryPlatform
 import AccessoryWire
 
 /// Who may use `org.accessoryagent.Admin1`: root, and the members of one

@@ -1,4 +1,4 @@
-import AccessorySystem
+import AccessoryPlatform
 import AccessoryWire
 
 /// Reads one call's arguments under the app limits. Every string, every

@@ -1,7 +1,8 @@
 import AccessoryCodecs
 import AccessoryCore
-import AccessorySystem
-import Glibc
+import AccessoryPlatform
+import AccessoryRadios
+import Glibc  // errno constants only
 import Logging
 
 /// One join of one interface to one accessory's hotspot, from its start to its

@@ -1,7 +1,7 @@
 import AccessoryCodecs
 import AccessoryCore
-import AccessorySystem
-import Glibc
+import AccessoryPlatform
+import Glibc  // signal numbers only
 import Logging
 
 /// `accessoryd --join-hotspot SSID --interface IF`: a diagnostic join, for the

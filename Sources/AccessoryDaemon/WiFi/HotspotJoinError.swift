@@ -1,4 +1,5 @@
-import AccessorySystem
+import AccessoryPlatform
+import AccessoryRadios
 
 /// Why a join could not even start. Nothing was changed on the interface.
 public enum HotspotJoinError: Error, Hashable, Sendable, CustomStringConvertible {

@@ -1,5 +1,6 @@
 import AccessoryCore
-import AccessorySystem
+import AccessoryPlatform
+import AccessoryRadios
 
 /// Where the joiner finds wpa_supplicant, the DHCP client and its own directories.
 public struct HotspotJoinSettings: Sendable {

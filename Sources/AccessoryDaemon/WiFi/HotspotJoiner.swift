@@ -1,6 +1,7 @@
 import AccessoryCodecs
 import AccessoryCore
-import AccessorySystem
+import AccessoryPlatform
+import AccessoryRadios
 import Logging
 
 /// Joins accessories' hotspots through the interface's wpa_supplicant, and puts

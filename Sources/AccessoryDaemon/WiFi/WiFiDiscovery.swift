@@ -1,7 +1,8 @@
 import AccessoryCodecs
 import AccessoryCore
-import AccessorySystem
-import Glibc
+import AccessoryPlatform
+import AccessoryRadios
+import Glibc  // errno constants only
 import Logging
 
 /// Wi-Fi discovery on the daemon's event loop: scans the gateway's station

@@ -1,4 +1,4 @@
-import AccessorySystem
+import AccessoryPlatform
 
 /// A connected Bluetooth LE channel to one of the app's accessories, opened
 /// by accessoryd and handed over: the ATT channel, or a connection-oriented

@@ -1,6 +1,6 @@
-import AccessoryCodecs
+import AccessoryATT
 import AccessoryCore
-import AccessorySystem
+import AccessoryPlatform
 
 /// A small GATT client over a handed-over channel: finds a service's
 /// characteristic by UUIDs the way a GATT client does (Read By Group Type for

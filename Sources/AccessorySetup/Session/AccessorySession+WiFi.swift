@@ -1,5 +1,5 @@
 import AccessoryCore
-import AccessorySystem
+import AccessoryPlatform
 import AccessoryWire
 
 /// How a join of an accessory's hotspot ended (`JoinHotspot`'s result).

@@ -1,5 +1,5 @@
 import AccessoryCore
-import AccessorySystem
+import AccessoryPlatform
 import Synchronization
 
 /// The thread a session's bus connection lives on.

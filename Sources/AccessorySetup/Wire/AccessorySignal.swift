@@ -1,5 +1,5 @@
 import AccessoryCore
-import AccessorySystem
+import AccessoryPlatform
 import AccessoryWire
 
 /// A signal on one of the app's accessory objects, its arguments read:

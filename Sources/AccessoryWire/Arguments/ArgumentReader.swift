@@ -1,4 +1,4 @@
-import AccessorySystem
+import AccessoryPlatform
 
 /// Which cap bounds an array an app sends: the daemon's reader checks it
 /// against the app limits; a client reading the daemon's replies checks none.

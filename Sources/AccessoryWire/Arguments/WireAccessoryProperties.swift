@@ -1,4 +1,4 @@
-import AccessorySystem
+import AccessoryPlatform
 
 /// An `org.accessoryagent.Accessory1` object's properties as they travel in
 /// an `a{sv}` (`GetAll`, `GetManagedObjects`, `InterfacesAdded`): written by

@@ -1,4 +1,4 @@
-import AccessorySystem
+import AccessoryPlatform
 
 /// `(ussasu)`, a `ListRequests` row: number, app, kind (`picker`,
 /// `migration`), item names, candidate count.

@@ -1,4 +1,4 @@
-import AccessorySystem
+import AccessoryPlatform
 
 /// `AccessoryDiscovered(u candidate, s name, s identity, i rssi, ay advertisement)`'s arguments.
 public struct WireDiscoveredAccessory: Hashable, Sendable {

@@ -1,5 +1,5 @@
 import AccessoryCore
-import AccessorySystem
+import AccessoryPlatform
 
 /// `(ssa{ss}asas)`, a `ShowPicker` display item: name, product image path
 /// (empty for none), descriptor, setup options, rename options.

@@ -1,4 +1,4 @@
-import AccessorySystem
+import AccessoryPlatform
 
 /// `(sssa{ss})`, a `Migrate` item: name, Bluetooth address (`…/random` for
 /// a random one; empty for none), SSID (empty for none), descriptor.

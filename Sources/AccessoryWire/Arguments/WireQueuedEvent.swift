@@ -1,4 +1,4 @@
-import AccessorySystem
+import AccessoryPlatform
 
 /// `(sa{ss})`, a `TakeEvents` entry: the event type (`accessoryAdded`) and its details.
 public struct WireQueuedEvent: WireRecord {

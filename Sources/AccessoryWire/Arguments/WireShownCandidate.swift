@@ -1,4 +1,4 @@
-import AccessorySystem
+import AccessoryPlatform
 
 /// `(uss)`, an `UpdatePicker` entry: candidate number, display name,
 /// product image path (empty for none).

@@ -1,4 +1,4 @@
-import AccessoryCodecs
+import AccessoryATT
 import AccessoryCore
 import Testing
 

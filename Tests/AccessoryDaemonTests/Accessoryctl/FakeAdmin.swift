@@ -1,4 +1,4 @@
-import AccessorySystem
+import AccessoryPlatform
 import Foundation
 import TestSupport
 

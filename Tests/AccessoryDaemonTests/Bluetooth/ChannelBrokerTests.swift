@@ -2,7 +2,8 @@ import AccessoryCore
 import Logging
 import Testing
 @testable import AccessoryDaemon
-@testable import AccessorySystem
+@testable import AccessoryPlatform
+@testable import AccessoryRadios
 
 /// What the broker decides before any socket exists (the lab's bt-channel
 /// scenario covers connecting, the limit, and revocation).

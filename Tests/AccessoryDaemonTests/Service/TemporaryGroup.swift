@@ -1,4 +1,4 @@
-import AccessorySystem
+import AccessoryPlatform
 import Foundation
 
 /// A real system group that lives as long as the test needs it: created with

@@ -1,6 +1,6 @@
 import AccessoryCodecs
 import AccessoryCore
-import AccessorySystem
+import AccessoryPlatform
 import Foundation
 import Glibc
 import Testing

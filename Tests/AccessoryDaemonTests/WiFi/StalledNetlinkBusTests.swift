@@ -7,7 +7,8 @@ import Testing
 import TestSupport
 
 @testable import AccessoryDaemon
-@testable import AccessorySystem
+@testable import AccessoryPlatform
+@testable import AccessoryRadios
 
 /// Issue 12's acceptance for nl80211, on a real private dbus-daemon: Wi-Fi
 /// discovery's TRIGGER_SCAN goes to a socket pair whose other end plays the

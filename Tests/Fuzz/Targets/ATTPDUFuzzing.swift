@@ -1,4 +1,4 @@
-import AccessoryCodecs
+import AccessoryATT
 
 /// An ATT PDU from a peer over the Bluetooth LE channel. What decodes encodes
 /// to octets that decode to the same PDU.

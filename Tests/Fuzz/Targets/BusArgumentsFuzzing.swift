@@ -1,5 +1,5 @@
 @testable import AccessoryDaemon
-@testable import AccessorySystem
+@testable import AccessoryPlatform
 import CSystemd
 import Glibc
 

@@ -1,5 +1,6 @@
 import AccessoryCodecs
-import AccessorySystem
+import AccessoryPlatform
+import AccessoryRadios
 
 /// Netlink datagrams from the kernel: messages, their generic netlink
 /// headers, attributes nested to any depth, and the nl80211 events the
