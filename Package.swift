@@ -10,10 +10,11 @@
 //     descriptors, processes, clocks, errors, the one EINTR retry)
 //   → AccessoryCodecs (pure byte parsers and encoders: HCI, btsnoop, nl80211, wpa_supplicant, grants)
 //   → AccessoryATT (the ATT PDU codec, all an app's GATT client needs)
-//   → AccessoryCore (pure domain: models, descriptors, matching, presence)
+//   → AccessoryCore (pure domain: models, descriptors, matching, presence, the authorization
+//     core as a value, the deadline queue)
 // Only AccessoryPlatform and AccessoryRadios make syscalls or call C libraries. The client
-// library and accessoryctl stand on AccessoryPlatform alone: an app links no radio code and
-// no libnl (`make check-app-links`).
+// library and accessoryctl stand on AccessoryPlatform and AccessoryWire alone: an app links no
+// radio code and no libnl (`make app-links-test`).
 import PackageDescription
 
 let package = Package(

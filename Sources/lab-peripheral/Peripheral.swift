@@ -1,7 +1,6 @@
 import AccessoryCore
 import AccessoryPlatform
 import AccessoryRadios
-import Glibc
 
 /// `serve`: advertise, accept centrals on the ATT fixed channel (and on an
 /// LE PSM if given: ATT over a connection-oriented channel), answer them from
@@ -19,26 +18,23 @@ struct Peripheral {
         StandardOutput.write("serving \(controller.name) \(controller.address)/public\n")
         var clients: [Int32: GATTServer] = [:]
         while true {
-            var descriptors = listeners.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
-                + clients.keys.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
-            let ready = retryingOnInterrupt { poll(&descriptors, nfds_t(descriptors.count), -1) }
-            guard ready > 0 else { throw SystemError.last("poll") }
-            for descriptor in descriptors where descriptor.revents != 0 {
-                if listeners.contains(descriptor.fd) {
-                    let (fd, peer) = try L2CAPSocket.accept(listener: descriptor.fd)
+            let ready = try Readiness.wait(for: .readable, on: listeners + clients.keys, timeoutMilliseconds: -1)
+            for descriptor in ready {
+                if listeners.contains(descriptor) {
+                    let (fd, peer) = try L2CAPSocket.accept(listener: descriptor)
                     clients[fd] = GATTServer(database: database)
                     StandardOutput.write("connected \(peer.map(String.init(describing:)) ?? "?")\n")
                     // Another central may come while this one stays.
                     advertiser.resume()
-                } else if var server = clients[descriptor.fd] {
-                    let socket = PacketSocket(fd: descriptor.fd)
+                } else if var server = clients[descriptor] {
+                    let socket = PacketSocket(fd: descriptor)
                     do {
                         let request = try socket.receive(timeoutSeconds: 0)
                         if let response = server.respond(to: request) { try socket.send(response) }
-                        clients[descriptor.fd] = server
+                        clients[descriptor] = server
                     } catch {
-                        clients.removeValue(forKey: descriptor.fd)
-                        close(descriptor.fd)
+                        clients.removeValue(forKey: descriptor)
+                        L2CAPSocket.close(descriptor)
                         StandardOutput.write("disconnected (\(error))\n")
                         advertiser.resume()
                     }
