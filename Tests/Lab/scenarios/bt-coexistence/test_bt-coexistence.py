@@ -56,6 +56,11 @@ class CoexistenceTests(LabTestCase):
                                                 name="bluetoothd")
         self.lab.wait_until(lambda: self.advertiser in self.lab.run(["bluetoothctl", "list"]).stdout,
                             timeout=30, what="bluetoothd to know the controllers")
+        # bluetoothd lists a controller before it powers it (and the previous test's bluetoothd
+        # powered both off as it exited): advertising on a controller still down fails.
+        for address in (self.scanner, self.advertiser):
+            self.lab.wait_until(lambda: "Powered: yes" in self.lab.run(["bluetoothctl", "show", address]).stdout,
+                                timeout=30, what=f"bluetoothd to power {address}")
         # bluetoothd powering the controllers may stop raw-HCI advertising: set it up again.
         self.lab.advertise("hci1", ADV_DATA)
         self.ctl = Bluetoothctl(self.lab, f"bluetoothctl-{self.id().rsplit('.', 1)[-1]}")
