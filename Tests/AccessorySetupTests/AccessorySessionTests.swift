@@ -339,6 +339,47 @@ struct AccessorySessionTests {
         session.invalidate()
     }
 
+    @Test func broadcastLookAlikeSignalsAreIgnoredToo() async throws {
+        let agent = try await FakeAgent(address: bus.address)
+        let session = AccessorySession(busAddress: bus.address)
+        var events = session.events.makeAsyncIterator()
+        try await session.activate()
+        #expect(try await next(&events).eventType == .activated)
+        // A look-alike sent to everyone, on the session's path and interface.
+        try await Impostor.send(on: bus.address) { connection in
+            try connection.emitSignal(
+                path: FakeAgent.sessionPath, interface: "org.accessoryagent.Session1", member: "PickerDidDismiss"
+            ) { $0.append("userCancelled").append("forged") }
+        }
+        agent.emit("MigrationComplete")
+        #expect(try await next(&events) == AccessoryEvent(.migrationComplete))
+        session.invalidate()
+    }
+
+    @Test func theServiceNamePassingToAnotherConnectionEndsTheSession() async throws {
+        let agent = try await FakeAgent(address: bus.address)
+        let session = AccessorySession(busAddress: bus.address)
+        var events = session.events.makeAsyncIterator()
+        try await session.activate()
+        #expect(try await next(&events).eventType == .activated)
+        let client = try #require(agent.clientName)
+
+        // The agent stays on the bus but gives up the name; a newcomer takes
+        // it and speaks as the session's agent would.
+        try await agent.releaseName()
+        try await Impostor.send(on: bus.address) { connection in
+            try connection.requestName("org.accessoryagent")
+            try connection.emitSignal(
+                path: FakeAgent.sessionPath, interface: "org.accessoryagent.Session1", member: "MigrationComplete",
+                destination: client) { _ in }
+        }
+
+        let ended = try await next(&events)
+        #expect(ended == AccessoryEvent(.invalidated, error: AccessorySetupError(
+            .invalidated, reason: .message("org.accessoryagent passed to another connection"))))
+        #expect(await events.next() == nil)
+    }
+
     @Test func invalidatingBeforeActivatingEndsTheEvents() async {
         let session = AccessorySession(busAddress: bus.address)
         session.invalidate()

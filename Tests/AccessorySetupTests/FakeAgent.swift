@@ -83,6 +83,20 @@ final class FakeAgent: Sendable {
     /// Leaves the bus, as a crashed agent would.
     func stop() { thread.stop() }
 
+    /// Gives up org.accessoryagent while staying on the bus, so another
+    /// connection may take it; returns once the bus has done so.
+    func releaseName() async throws(AccessorySetupError) {
+        try await thread.perform { context throws(AccessorySetupError) in
+            do {
+                _ = try context.connection?.call(
+                    destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
+                    interface: "org.freedesktop.DBus", member: "ReleaseName") { $0.append("org.accessoryagent") }
+            } catch {
+                throw AccessorySetupError(.unknown, reason: .message("\(error)"))
+            }
+        }
+    }
+
     /// Sends the replies `.holdReply` held back.
     func releaseHeldReply() {
         thread.post { [held] context in

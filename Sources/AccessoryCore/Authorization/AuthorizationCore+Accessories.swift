@@ -62,12 +62,13 @@ extension AuthorizationCore {
     ) throws(AccessorySetupError) -> AuthorizationDecision {
         var grant = try grants.owned(id, by: app)
         guard !name.isEmpty, !DisplayText.hasControlCharacters(name) else {
-            throw AccessorySetupError(.invalidRequest, reason: .message("a name needs text and no control characters"))
+            throw AccessorySetupError(.invalidRequest, reason: .message("name \(DisplayText.excerpt(name)): a name needs text and no control characters"))
         }
         grant.displayName = name
         if renameSSID {
             guard grant.ssid != nil, let ssid = SSID(name) else {
-                throw AccessorySetupError(.invalidRequest, reason: .message("the ssid option needs a Wi-Fi accessory and a name of at most 32 octets"))
+                throw AccessorySetupError(.invalidRequest, reason: .message(
+                    "name \(DisplayText.excerpt(name)) with the ssid option: it needs a Wi-Fi accessory and a name of 1 to 32 octets (this one has \(name.utf8.count))"))
             }
             grant.ssid = ssid
             grant.ssidRenamed = true

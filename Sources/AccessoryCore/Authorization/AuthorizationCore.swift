@@ -52,7 +52,7 @@ public struct AuthorizationCore: Sendable {
         at now: MonotonicInstant
     ) throws(AccessorySetupError) -> (number: UInt32, decision: AuthorizationDecision) {
         guard !items.isEmpty, items.count <= 0xFFFF else {
-            throw AccessorySetupError(.invalidRequest, reason: .message("give between 1 and 65535 display items"))
+            throw AccessorySetupError(.invalidRequest, reason: .message("items: \(items.count) given; give between 1 and 65535 display items"))
         }
         for item in items {
             do throws(DiscoveryDescriptorError) { try item.descriptor.validate() } catch { throw .invalidRequest(error) }
@@ -73,7 +73,7 @@ public struct AuthorizationCore: Sendable {
     public mutating func migrate(
         session: UInt64, manifest: AppManifest, items: [MigrationItem], at now: MonotonicInstant
     ) throws(AccessorySetupError) -> (number: UInt32, decision: AuthorizationDecision) {
-        guard !items.isEmpty else { throw AccessorySetupError(.invalidRequest, reason: .message("no migration items")) }
+        guard !items.isEmpty else { throw AccessorySetupError(.invalidRequest, reason: .message("items: none given; give at least one migration item")) }
         for item in items where item.descriptor != DiscoveryDescriptor() {
             do throws(DiscoveryDescriptorError) { try item.descriptor.validate() } catch { throw .invalidRequest(error) }
             try manifest.admit(item.descriptor)

@@ -24,9 +24,11 @@ public enum DescriptorFields {
 
         public var description: String {
             switch self {
-            case .unknownKey(let key): "unknown descriptor key \(key)"
-            case .duplicateKey(let key): "descriptor key \(key) given twice"
-            case .invalidValue(let key, let value, let expected): "\(key)=\(value): expected \(expected)"
+            // Keys and values come from apps: escaped and cut short, never replayed raw.
+            case .unknownKey(let key):
+                "unknown descriptor key \(DisplayText.escaped(String(key.prefix(64)))); the keys are \(DescriptorFields.keys.joined(separator: ", "))"
+            case .duplicateKey(let key): "descriptor key \(DisplayText.escaped(String(key.prefix(64)))) given twice; each key at most once"
+            case .invalidValue(let key, let value, let expected): "\(key)=\(DisplayText.excerpt(value)): expected \(expected)"
             }
         }
     }

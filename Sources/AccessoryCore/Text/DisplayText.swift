@@ -37,6 +37,14 @@ public enum DisplayText {
     /// In double quotes, escaped.
     public static func quoted(_ text: String) -> String { "\"" + escaped(text) + "\"" }
 
+    /// A value quoted back in an error: escaped, in double quotes, and cut
+    /// after `limit` characters (`…` says so), so a megabyte of nonsense
+    /// costs a line, not a megabyte, in the caller's log.
+    public static func excerpt(_ text: String, limit: Int = 64) -> String {
+        guard text.count > limit else { return quoted(text) }
+        return "\"" + escaped(String(text.prefix(limit))) + "\"…"
+    }
+
     private static func hex(_ value: UInt32, width: Int) -> String {
         let digits = String(value, radix: 16, uppercase: true)
         return String(repeating: "0", count: max(0, width - digits.count)) + digits

@@ -17,6 +17,7 @@ extension AccessoryService {
         } catch {
             return .error(Self.noSuchObject)
         }
+        if let refused = wrongArgumentTypes(call, on: BusObjects.accessory) { return refused }
         switch call.interface {
         case BusNames.introspectable: return reply(call) { $0.append(IntrospectionXML.accessory) }
         case BusNames.properties: return properties(call, interface: BusNames.accessory, accessoryProperties(grant))

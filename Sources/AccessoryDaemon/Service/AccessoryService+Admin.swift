@@ -75,8 +75,10 @@ extension AccessoryService {
         case Admin1.allow.name:
             let app = AppID(try s())
             let seconds = try u()
-            guard apps().manifests[app] != nil else { throw BusArguments.invalid("no app \(app) has a manifest") }
-            guard seconds > 0 else { throw BusArguments.invalid("a window needs at least one second") }
+            guard apps().manifests[app] != nil else {
+                throw BusArguments.invalid("app \(BusArguments.shown("\(app)")): no app of that name has a manifest; Allow needs one that has")
+            }
+            guard seconds > 0 else { throw BusArguments.invalid("seconds: 0; a window needs at least one second") }
             center.allow(app, for: .seconds(Int64(seconds)), by: decider)
         case Admin1.disallow.name:
             center.disallow(AppID(try s()), by: decider)

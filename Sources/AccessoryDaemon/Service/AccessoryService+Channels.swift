@@ -13,7 +13,7 @@ extension AccessoryService {
         let psm = try BusArguments.read { () throws(BusError) in try call.readUInt16() }
         let grant = try usableGrant(id, of: session)
         guard let peer = grant.bluetooth else {
-            throw AccessorySetupError(.invalidRequest, reason: .message("\(grant.displayName) is not a Bluetooth accessory"))
+            throw AccessorySetupError(.invalidRequest, reason: .message("accessory \(DisplayText.escaped(grant.displayName)) is not a Bluetooth accessory; a channel needs one"))
         }
         guard let channels else {
             throw AccessorySetupError(.connectionFailed, reason: .message("Bluetooth is off in this accessoryd"))

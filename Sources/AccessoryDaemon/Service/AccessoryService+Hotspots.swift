@@ -17,12 +17,10 @@ extension AccessoryService {
         let passphrase = try BusArguments.read { () throws(BusError) in try call.readString() }
         let grant = try usableGrant(id, of: session)
         guard let ssid = grant.ssid else {
-            throw AccessorySetupError(.invalidRequest, reason: .message("\(grant.displayName) is not a Wi-Fi accessory"))
+            throw AccessorySetupError(.invalidRequest, reason: .message("accessory \(DisplayText.escaped(grant.displayName)) is not a Wi-Fi accessory; a hotspot join needs one"))
         }
-        guard let hotspots, let interface = joinInterface() else {
-            throw AccessorySetupError(.connectionFailed, reason: .message("no Wi-Fi interface to join with"))
-        }
-        // Checked before anything is sent: a wrong length never reaches wpa_supplicant.
+        // Checked before anything else, radios included: a wrong length is the
+        // app's mistake whether or not there is a Wi-Fi interface, and never reaches wpa_supplicant.
         let credential: WPACredential
         do {
             if passphrase.isEmpty { credential = .open }
@@ -32,7 +30,10 @@ extension AccessoryService {
                 credential = .wpa2(try WPAPassphrase(passphrase))
             }
         } catch {
-            throw AccessorySetupError(.invalidRequest, reason: .message("\(error)"))
+            throw AccessorySetupError(.invalidRequest, reason: .message(error.refusal))
+        }
+        guard let hotspots, let interface = joinInterface() else {
+            throw AccessorySetupError(.connectionFailed, reason: .message("no Wi-Fi interface to join with"))
         }
         do {
             let join = try hotspots.join(ssid: ssid, credential: credential, interface: interface) { [weak self] result in
@@ -79,7 +80,7 @@ extension AccessoryService {
         let id = try BusArguments.accessory(call)
         let grant = try center.owned(id, by: session.app)
         guard session.hotspot?.accessory == id else {
-            throw AccessorySetupError(.invalidRequest, reason: .message("this session has not joined \(grant.displayName)'s hotspot"))
+            throw AccessorySetupError(.invalidRequest, reason: .message("accessory \(DisplayText.escaped(grant.displayName)): this session has not joined its hotspot"))
         }
         leaveHotspot(of: session, why: "the app left the hotspot")
         return reply(call)

@@ -8,6 +8,7 @@ extension AccessoryService {
         // Another caller's session does not exist, as far as this caller can tell.
         guard let session = session(for: call), let sender = call.sender else { return .error(Self.noSuchObject) }
         session.calledBy(sender, at: clock.now)
+        if let refused = wrongArgumentTypes(call, on: BusObjects.session) { return refused }
         switch (call.interface, call.member) {
         case (BusNames.introspectable, FreedesktopInterfaces.introspect.name):
             return reply(call) { $0.append(IntrospectionXML.session) }

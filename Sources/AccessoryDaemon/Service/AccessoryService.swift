@@ -68,6 +68,7 @@ public final class AccessoryService {
 
     private func handleRoot(_ call: BusMessage) -> BusConnection.MethodOutcome? {
         guard call.path == BusNames.root else { return nil }
+        if let refused = wrongArgumentTypes(call, on: BusObjects.root) { return refused }
         switch call.interface {
         case BusNames.introspectable: return reply(call) { $0.append(IntrospectionXML.root) }
         case BusNames.manager: return handleManager(call)
@@ -75,6 +76,17 @@ public final class AccessoryService {
         case BusNames.objectManager where call.member == FreedesktopInterfaces.getManagedObjects.name: return managedObjects(call)
         default: return nil
         }
+    }
+
+    /// `InvalidArgs` for a call whose signature is not its method's declared
+    /// one (AccessoryWire), checked here for every method of every object so
+    /// none can forget it; nil for a call that may go on (or is no method declared there).
+    func wrongArgumentTypes(_ call: BusMessage, on interfaces: [BusInterface]) -> BusConnection.MethodOutcome? {
+        guard let member = call.member,
+            let method = interfaces.first(where: { $0.name == call.interface })?.method(member),
+            let mismatch = method.argumentMismatch(received: call.signature)
+        else { return nil }
+        return .error(.invalidArguments(mismatch))
     }
 
     // MARK: Who is calling
@@ -187,7 +199,7 @@ public final class AccessoryService {
     func usableGrant(_ id: AccessoryID, of session: AccessorySession) throws(AccessorySetupError) -> Grant {
         let grant = try center.owned(id, by: session.app)
         guard grant.state == .authorized else {
-            throw AccessorySetupError(.invalidRequest, reason: .message("\(grant.displayName) is \(grant.state.rawValue), not authorized"))
+            throw AccessorySetupError(.invalidRequest, reason: .message("\(DisplayText.escaped(grant.displayName)) is \(grant.state.rawValue), not authorized"))
         }
         return grant
     }
@@ -214,12 +226,15 @@ public final class AccessoryService {
     func properties(_ call: BusMessage, interface expected: String, _ values: [(String, BusVariant)]) -> BusConnection.MethodOutcome? {
         do throws(BusError) {
             let interface = try call.readString()
-            guard interface == expected else { return .error(.invalidArguments("no interface \(interface) here")) }
+            guard interface == expected else {
+                return .error(.invalidArguments("argument 1 (interface): \(DisplayText.quoted(interface)) is not here; only \(expected)"))
+            }
             switch call.member {
             case FreedesktopInterfaces.get.name:
                 let name = try call.readString()
                 guard let value = values.first(where: { $0.0 == name })?.1 else {
-                    return .error(.invalidArguments("no property \(name)"))
+                    let names = values.map(\.0).joined(separator: ", ")
+                    return .error(.invalidArguments("argument 2 (property): no property \(DisplayText.quoted(name)); one of \(names)"))
                 }
                 return reply(call) { $0.append(variant: value) }
             case FreedesktopInterfaces.getAll.name:

@@ -31,18 +31,21 @@ enum BusArguments {
             try checkName(entry.name, "a display item")
             let descriptor: DiscoveryDescriptor
             do { descriptor = try DescriptorFields.descriptor(from: entry.descriptor) } catch {
-                throw invalid("\(entry.name): \(error)")
+                throw invalid("display item \(shown(entry.name)): \(error)")
             }
             var setup: PickerDisplayItem.SetupOptions = []
             for word in entry.setupOptions {
                 guard let option = PickerDisplayItem.SetupOptions.names.first(where: { $0.name == word })?.option else {
-                    throw invalid("\(entry.name): unknown setup option \(word) (rename, confirmAuthorization, finishInApp)")
+                    throw invalid("display item \(shown(entry.name)): setup option \(shown(word)) is unknown; "
+                        + "the options are \(PickerDisplayItem.SetupOptions.names.map(\.name).joined(separator: ", "))")
                 }
                 setup.insert(option)
             }
             var rename: PickerDisplayItem.RenameOptions = []
             for word in entry.renameOptions {
-                guard word == RenameOptionWords.ssid else { throw invalid("\(entry.name): unknown rename option \(word) (ssid)") }
+                guard word == RenameOptionWords.ssid else {
+                    throw invalid("display item \(shown(entry.name)): \(unknownRenameOption(word))")
+                }
                 rename.insert(.ssid)
             }
             items.append(PickerDisplayItem(name: entry.name, productImagePath: entry.productImage.isEmpty ? nil : entry.productImage,
@@ -63,14 +66,17 @@ enum BusArguments {
             switch key {
             case WirePickerSettings.discoveryTimeout:
                 guard let timeout = PickerDisplaySettings.DiscoveryTimeout(value) else {
-                    throw invalid("DiscoveryTimeout=\(value): short, medium, long, unbounded or seconds")
+                    throw invalid("picker settings: DiscoveryTimeout=\(shown(value)) is not short, medium, long, unbounded or a number of seconds")
                 }
                 settings.discoveryTimeout = timeout
             case WirePickerSettings.filterDiscoveryResults:
-                guard value == "true" || value == "false" else { throw invalid("FilterDiscoveryResults=\(value): true or false") }
+                guard value == "true" || value == "false" else {
+                    throw invalid("picker settings: FilterDiscoveryResults=\(shown(value)) is not true or false")
+                }
                 settings.filterDiscoveryResults = value == "true"
             default:
-                throw invalid("unknown picker setting \(key)")
+                throw invalid("picker settings: key \(shown(key)) is unknown; "
+                    + "the keys are \(WirePickerSettings.discoveryTimeout), \(WirePickerSettings.filterDiscoveryResults)")
             }
         }
         return settings
@@ -89,22 +95,26 @@ enum BusArguments {
             switch (entry.bluetoothAddress.isEmpty, entry.ssid.isEmpty) {
             case (false, true):
                 guard let device = BluetoothDeviceIdentifier(parsing: entry.bluetoothAddress) else {
-                    throw invalid("\(entry.name): \(entry.bluetoothAddress) is not AA:BB:CC:DD:EE:FF[/random]")
+                    throw invalid("migration item \(shown(entry.name)): Bluetooth address \(shown(entry.bluetoothAddress)) "
+                        + "is not AA:BB:CC:DD:EE:FF, optionally followed by /random")
                 }
                 identity = .bluetooth(device)
             case (true, false):
                 var probe = DiscoveryDescriptor()
                 do { try DescriptorFields.apply(key: WireAuthorizationSettings.ssid, value: entry.ssid, to: &probe) } catch {
-                    throw invalid("\(entry.name): \(error)")
+                    throw invalid("migration item \(shown(entry.name)): \(error)")
                 }
-                guard let ssid = probe.ssid else { throw invalid("\(entry.name): no SSID") }
+                guard let ssid = probe.ssid else {
+                    throw invalid("migration item \(shown(entry.name)): SSID \(shown(entry.ssid)) gives no SSID; an SSID is 1 to 32 octets")
+                }
                 identity = .wifi(ssid)
             default:
-                throw invalid("\(entry.name): give a Bluetooth address or an SSID, not both or neither")
+                throw invalid("migration item \(shown(entry.name)): Bluetooth address \(shown(entry.bluetoothAddress)) and SSID "
+                    + "\(shown(entry.ssid)): give exactly one of the two")
             }
             let descriptor: DiscoveryDescriptor
             do { descriptor = try DescriptorFields.descriptor(from: entry.descriptor) } catch {
-                throw invalid("\(entry.name): \(error)")
+                throw invalid("migration item \(shown(entry.name)): \(error)")
             }
             items.append(MigrationItem(name: entry.name, identity: identity, descriptor: descriptor))
         }
@@ -119,7 +129,7 @@ enum BusArguments {
             try reader.records(of: WireShownCandidate.self, bound: .displayItems, "shown candidates")
         }
         for entry in shown where DisplayText.hasControlCharacters(entry.name) {
-            throw invalid("a candidate's display name holds control characters")
+            throw invalid("shown candidate \(entry.candidate): name \(Self.shown(entry.name)) holds control characters; a name may hold none")
         }
         return shown.map { ($0.candidate, $0.name, $0.productImage) }
     }
@@ -139,11 +149,13 @@ enum BusArguments {
             case WireAuthorizationSettings.ssid:
                 var probe = DiscoveryDescriptor()
                 do { try DescriptorFields.apply(key: WireAuthorizationSettings.ssid, value: value, to: &probe) } catch {
-                    throw invalid("\(error)")
+                    throw invalid("authorization settings: \(error)")
                 }
                 ssid = probe.ssid
             case WireAuthorizationSettings.bridgingIdentifier: bridging = value
-            default: throw invalid("unknown authorization setting \(key) (SSID, BridgingIdentifier)")
+            default:
+                throw invalid("authorization settings: key \(shown(key)) is unknown; "
+                    + "the keys are \(WireAuthorizationSettings.ssid), \(WireAuthorizationSettings.bridgingIdentifier)")
             }
         }
         return (ssid, bridging)
@@ -154,15 +166,15 @@ enum BusArguments {
         let reader = LimitedArguments(call, limits: limits)
         let name = try read { () throws(BusError) in try reader.string("a name") }
         let options = try read { () throws(BusError) in try reader.strings("rename options") }
-        guard options.allSatisfy({ $0 == RenameOptionWords.ssid }) else { throw invalid("unknown rename option (ssid)") }
+        if let unknown = options.first(where: { $0 != RenameOptionWords.ssid }) { throw invalid(unknownRenameOption(unknown)) }
         return (name, options.contains(RenameOptionWords.ssid))
     }
 
     /// A name an app gives: text, and no control characters (as `RenameAccessory`).
     static func checkName(_ name: String, _ what: String) throws(AccessorySetupError) {
-        guard !name.isEmpty else { throw invalid("\(what) needs a name") }
+        guard !name.isEmpty else { throw invalid("\(what)'s name is empty; a name needs at least one character") }
         guard !DisplayText.hasControlCharacters(name) else {
-            throw invalid("\(what)'s name holds control characters: \(DisplayText.quoted(name))")
+            throw invalid("\(what)'s name holds control characters: \(shown(name)); a name may hold none")
         }
     }
 
@@ -173,9 +185,18 @@ enum BusArguments {
         return id
     }
 
+    /// Not one of this app's accessories (another app's does not exist, as far as it can tell).
     static func unknownAccessory(_ what: String) -> AccessorySetupError {
-        AccessorySetupError(.invalidRequest, reason: .message("unknown accessory \(what)"))
+        AccessorySetupError(.invalidRequest, reason: .message("unknown accessory \(DisplayText.escaped(String(what.prefix(80))))"))
     }
+
+    /// `RenameAccessory`'s options and a display item's: the one word there is.
+    static func unknownRenameOption(_ word: String) -> String {
+        "rename option \(shown(word)) is unknown; the only one is \(RenameOptionWords.ssid)"
+    }
+
+    /// A value an app gave, as an error quotes it back.
+    static func shown(_ value: String) -> String { DisplayText.excerpt(value) }
 
     static func invalid(_ message: String) -> AccessorySetupError {
         AccessorySetupError(.invalidRequest, reason: .message(message))
@@ -183,8 +204,9 @@ enum BusArguments {
 
     static func read<T>(_ body: () throws(BusError) -> T) throws(AccessorySetupError) -> T {
         do { return try body() } catch {
-            // A limit names itself; anything else is a malformed argument.
-            throw invalid(error.name == BusError.limitsExceededName ? error.message : "bad arguments: \(error.message)")
+            // A limit names itself; so does anything else malformed (a key
+            // given twice): wrong types never get here, refused with InvalidArgs before.
+            throw invalid(error.message)
         }
     }
 }

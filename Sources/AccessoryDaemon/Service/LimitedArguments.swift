@@ -40,6 +40,8 @@ final class LimitedArguments: ArgumentReader {
             pairs = try call.readStringPairs(maxEntries: limits.dictionaryEntries)
         } catch where error.name == BusError.limitsExceededName {
             throw .limitsExceeded(limits.refusal(.dictionaryEntries, "\(what) of more than \(limits.dictionaryEntries) entries"))
+        } catch {
+            throw .invalidArguments("\(what): \(error.message)")
         }
         for (key, value) in pairs {
             try count(key, "a key in \(what)")

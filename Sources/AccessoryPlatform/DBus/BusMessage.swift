@@ -1,3 +1,4 @@
+import AccessoryCore
 import CSystemd
 import Glibc
 
@@ -108,7 +109,9 @@ extension BusMessage {
             try readContainer("e", "ss") { () throws(BusError) in
                 let key = try readString()
                 let value = try readString()
-                guard keys.insert(key).inserted else { throw .invalidArguments("\(key) given twice") }
+                guard keys.insert(key).inserted else {
+                    throw .invalidArguments("key \(DisplayText.excerpt(key)) is given twice; each key at most once")
+                }
                 pairs.append((key, value))
             }
         }

@@ -239,11 +239,12 @@ public final class AccessorySession: Sendable {
         let opened = try AgentCalls.call(
             context, path: BusNames.root, interface: BusNames.manager, member: Manager1.openSession.name)
         let path = try AgentCalls.decode("OpenSession reply") { () throws(BusError) in try opened.readObjectPath() }
-        // Only the agent that opened the session is listened to: its unique name.
+        // Only the agent that opened the session is listened to: the unique
+        // name that owned org.accessoryagent and answered OpenSession.
         let agent = opened.sender
         do {
             try connection.onSignal(sender: agent, interface: BusNames.session) { [weak thread] message in
-                guard message.path == path, let member = message.member else { return }
+                guard fromAgent(message, agent), message.path == path, let member = message.member else { return }
                 if member == Session1.hotspotLeft.name {
                     if let left = try? HotspotLeft.read(from: message) { core.hotspotLeaves.yield(left) }
                     return
@@ -285,17 +286,35 @@ public final class AccessorySession: Sendable {
         for (interface, member) in [(BusNames.properties, FreedesktopInterfaces.propertiesChanged.name), (BusNames.accessory, Accessory1.advertisement.name)] {
             try connection.onSignal(sender: agent, interface: interface, member: member) { [weak thread] message in
                 // Malformed ones are skipped.
-                guard let signal = try? AccessorySignal.read(message) else { return }
+                guard fromAgent(message, agent), let signal = try? AccessorySignal.read(message) else { return }
                 thread?.post { _ in core.deliver(signal) }
             }
         }
     }
 
-    /// The agent leaving the bus (a crash, a restart) ends every session it had.
+    /// The agent leaving the bus (a crash, a restart), or org.accessoryagent
+    /// passing to another connection, ends every session it had: the new
+    /// owner knows none of them, and signals are only taken from the old one.
     private static func watchAgentLeaving(_ agent: String, connection: BusConnection, core: SessionCore) throws(SystemError) {
         try connection.onSignal(sender: "org.freedesktop.DBus", interface: "org.freedesktop.DBus", member: "NameOwnerChanged") { message in
-            guard let name = try? message.readString(), name == agent else { return }
-            core.end(error: AccessorySetupError(.invalidated, reason: .message("accessoryd left the bus")))
+            guard let name = try? message.readString(), let _ = try? message.readString(),
+                let newOwner = try? message.readString()
+            else { return }
+            if name == agent {
+                core.end(error: AccessorySetupError(.invalidated, reason: .message("accessoryd left the bus")))
+            } else if name == BusNames.service, !newOwner.isEmpty, newOwner != agent {
+                // Given up and not yet taken is no news: an agent leaving the bus
+                // says so as its unique name goes, just after.
+                core.end(error: AccessorySetupError(.invalidated, reason: .message("\(BusNames.service) passed to another connection")))
+            }
         }
+    }
+
+    /// Whether `message` comes from the agent. The match rules already ask the
+    /// bus for the agent's signals only; a signal addressed to this connection
+    /// reaches it whatever the rules say, so each is checked again here.
+    private static func fromAgent(_ message: BusMessage, _ agent: String?) -> Bool {
+        // No agent name: a direct connection, which has no one else on it.
+        agent == nil || message.sender == agent
     }
 }

@@ -34,7 +34,7 @@ import TestSupport
             """, as: "nobody")
         #expect(output == """
             org.accessoryagent.Error.connectionFailed: Bluetooth is off in this accessoryd
-            org.accessoryagent.Error.invalidRequest: Camera is not a Bluetooth accessory
+            org.accessoryagent.Error.invalidRequest: accessory Camera is not a Bluetooth accessory; a channel needs one
             org.accessoryagent.Error.invalidRequest: Pending is awaitingAuthorization, not authorized
 
             """)

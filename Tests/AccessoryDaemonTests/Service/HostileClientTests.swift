@@ -118,8 +118,8 @@ import TestSupport
                 "migration-name-1MB \(limit) a migration item's name of 1048576 bytes: over the limit StringLength=1024",
                 "rename-1MB \(limit) a name of 1048576 bytes: over the limit StringLength=1024",
                 "finish-100000 \(limit) authorization settings of more than 32 entries: over the limit DictionaryEntries=32",
-                "escape-in-name \(limit) a display item's name holds control characters: \"Lamp\\x1B[2J\\x0AJan 01 accessoryd: approved\"",
-                "escape-in-migration \(limit) a migration item's name holds control characters: \"Lamp\\x1B]0;pwned\\x07\"",
+                "escape-in-name \(limit) a display item's name holds control characters: \"Lamp\\x1B[2J\\x0AJan 01 accessoryd: approved\"; a name may hold none",
+                "escape-in-migration \(limit) a migration item's name holds control characters: \"Lamp\\x1B]0;pwned\\x07\"; a name may hold none",
                 // One session open already: 15 more, then the limit.
                 "sessions 15 ['error \(limit)']",
                 "flooded more",

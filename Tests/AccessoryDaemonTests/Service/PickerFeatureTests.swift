@@ -153,7 +153,7 @@ import TestSupport
         #expect(!h.service.center.windows.isOpen(for: "acme", at: h.clock.now))
         let refused = try h.accessoryctl(["allow", "--app", "nobody-knows", "--for", "1m"])
         #expect(refused.status == 1)
-        #expect(refused.err.contains("no app nobody-knows has a manifest"))
+        #expect(refused.err.contains("app \"nobody-knows\": no app of that name has a manifest; Allow needs one that has"))
     }
 
     @Test func aRegisteredPickerAgentHearsOfRequestsAndItsAnswerIsRecordedAsItsOwn() throws {

@@ -43,9 +43,10 @@ import TestSupport
         #expect(lines[0].contains("FEAA"))
         #expect(lines[1].hasPrefix("org.accessoryagent.Error.invalidRequest: "))
         #expect(lines[1].contains("ssid") || lines[1].contains("SSID"))
-        #expect(lines[2] == "org.accessoryagent.Error.invalidRequest: x: unknown descriptor key Colour")
-        #expect(lines[3].contains("unknown setup option teleport"))
-        #expect(lines[4].contains("DiscoveryTimeout=soon"))
+        #expect(lines[2] == "org.accessoryagent.Error.invalidRequest: display item \"x\": unknown descriptor key Colour; the keys are "
+            + DescriptorFields.keys.joined(separator: ", "))
+        #expect(lines[3].contains("display item \"x\": setup option \"teleport\" is unknown; the options are rename, "))
+        #expect(lines[4].contains("picker settings: DiscoveryTimeout=\"soon\" is not short, medium, long, unbounded or a number of seconds"))
         #expect(h.service.center.requests.isEmpty)
     }
 
