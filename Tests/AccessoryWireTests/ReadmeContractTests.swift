@@ -150,7 +150,7 @@ enum ReadmeAPITables {
     }
 
     /// `Name(t a, t b) → (t c, t d)` or `→ t c`: the name and the argument lists, normalized.
-    private static func call(_ code: String) -> (String, String, String)? {
+    static func call(_ code: String) -> (String, String, String)? {
         let sides = code.components(separatedBy: " → ")
         guard sides.count <= 2, let open = sides[0].firstIndex(of: "("), sides[0].hasSuffix(")") else { return nil }
         let name = String(sides[0][..<open])
