@@ -49,16 +49,60 @@ public struct AccessoryRegistry: Sendable {
         let slot = slot(for: .bluetooth(report.device), at: now, events: &events)
         var tracked = slots[slot]!
         slots[slot] = nil  // keeps the copy unique while it changes
-        let merged = tracked.advertisement?.merging(report) ?? report
-        tracked.advertisement = merged
-        if !report.properties.contains(.scanResponse) {
-            tracked.interval.record(now, window: configuration.intervalWindow)
+        if tracked.advertisement == nil {
+            tracked.advertisement = report
+        } else {
+            tracked.advertisement!.merge(report)
         }
-        if let rssi = report.rssi { tracked.smooth(Int(rssi), weightPercent: configuration.rssiSmoothingPercent) }
-        let matched = index.matches(merged, rssi: tracked.rssi)
-        touch(&tracked, slot: slot, at: now, matched: matched, events: &events)
+        heard(&tracked, report.facts, slot: slot, at: now, dataChanged: true, index: index, events: &events)
         slots[slot] = tracked
         return events
+    }
+
+    /// Notes a report whose AD is byte for byte what the device sent last of
+    /// its kind (advertising PDU or scan response), without parsing or
+    /// matching it again: the merged data cannot have changed, so only the
+    /// radio facts, the interval, the RSSI and presence are updated, and the
+    /// matches found for that data are reused while the index is the same.
+    /// Returns nil, changing nothing, when the device is not known or its
+    /// payload is not the same: `record` the parsed advertisement then.
+    public mutating func recordRepeat(
+        _ facts: AdvertisingReportFacts, payload: UnsafeRawBufferPointer, at now: MonotonicInstant,
+        matchingWith index: MatchingIndex
+    ) -> [PresenceEvent]? {
+        guard let slot = slotByKey[.bluetooth(facts.device)],
+            slots[slot]?.advertisement?.lastPayload(for: facts, equals: payload) == true
+        else { return nil }
+        var events: [PresenceEvent] = []
+        var tracked = slots[slot]!
+        slots[slot] = nil
+        tracked.advertisement!.note(facts)
+        heard(&tracked, facts, slot: slot, at: now, dataChanged: false, index: index, events: &events)
+        slots[slot] = tracked
+        return events
+    }
+
+    /// What every Bluetooth report does once the advertisement is merged.
+    private mutating func heard(
+        _ tracked: inout TrackedAccessory, _ facts: AdvertisingReportFacts, slot: Int, at now: MonotonicInstant,
+        dataChanged: Bool, index: MatchingIndex, events: inout [PresenceEvent]
+    ) {
+        if !facts.isScanResponse {
+            tracked.interval.record(now, window: configuration.intervalWindow)
+        }
+        if let rssi = facts.rssi { tracked.smooth(Int(rssi), weightPercent: configuration.rssiSmoothingPercent) }
+        if dataChanged || tracked.candidatesStamp != index.stamp, let data = tracked.advertisement?.data {
+            index.candidates(data, into: &tracked.candidates)
+            tracked.candidatesStamp = index.stamp
+        }
+        tracked.lastHeard = now
+        var appeared = Set<DescriptorMatch>()
+        let candidates = tracked.candidates
+        let rssi = tracked.rssi
+        for candidate in candidates where candidate.admits(rssi: rssi) {
+            if tracked.lastMatched.updateValue(now, forKey: candidate.match) == nil { appeared.insert(candidate.match) }
+        }
+        announce(appeared, of: tracked, slot: slot, at: now, events: &events)
     }
 
     /// Notes a BSS from a scan finished at `now`, matches it against `index`,
@@ -192,6 +236,14 @@ public struct AccessoryRegistry: Sendable {
         for match in matched {
             if tracked.lastMatched.updateValue(now, forKey: match) == nil { appeared.insert(match) }
         }
+        announce(appeared, of: tracked, slot: slot, at: now, events: &events)
+    }
+
+    /// Reports the descriptors `tracked` newly matches, and relists it.
+    private mutating func announce(
+        _ appeared: Set<DescriptorMatch>, of tracked: TrackedAccessory, slot: Int, at now: MonotonicInstant,
+        events: inout [PresenceEvent]
+    ) {
         if !appeared.isEmpty {
             events.append(PresenceEvent(kind: .appeared, accessory: tracked.key, matches: appeared, at: now))
         }

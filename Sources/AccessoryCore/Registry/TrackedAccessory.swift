@@ -13,6 +13,10 @@ public struct TrackedAccessory: Sendable {
     /// When each descriptor last matched; a descriptor is present while it keeps matching.
     public internal(set) var lastMatched: [DescriptorMatch: MonotonicInstant]
     var interval: AdvertisingInterval
+    /// What the index found the merged advertisement's data matches (before
+    /// RSSI), and the index's stamp then: reused while neither changes.
+    var candidates: [MatchingIndex.Candidate] = []
+    var candidatesStamp: UInt64?
 
     init(key: AccessoryKey, at instant: MonotonicInstant) {
         self.key = key
