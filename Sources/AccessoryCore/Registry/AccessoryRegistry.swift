@@ -54,8 +54,11 @@ public struct AccessoryRegistry: Sendable {
         } else {
             tracked.advertisement!.merge(report)
         }
-        heard(&tracked, report.facts, slot: slot, at: now, dataChanged: true, index: index, events: &events)
+        let appeared = tracked.heard(
+            report.facts, at: now, dataChanged: true, index: index, configuration: configuration)
+        let present = tracked.isPresent
         slots[slot] = tracked
+        announce(appeared, of: .bluetooth(report.device), present: present, slot: slot, at: now, events: &events)
         return events
     }
 
@@ -70,39 +73,15 @@ public struct AccessoryRegistry: Sendable {
         _ facts: AdvertisingReportFacts, payload: UnsafeRawBufferPointer, at now: MonotonicInstant,
         matchingWith index: MatchingIndex
     ) -> [PresenceEvent]? {
+        let configuration = configuration
+        // Changed where it lies: a copy of the device's entry would retain and release every table in it.
         guard let slot = slotByKey[.bluetooth(facts.device)],
-            slots[slot]?.advertisement?.lastPayload(for: facts, equals: payload) == true
+            let (appeared, present) = slots[slot]?.heardAgain(
+                facts, payload: payload, at: now, index: index, configuration: configuration)
         else { return nil }
         var events: [PresenceEvent] = []
-        var tracked = slots[slot]!
-        slots[slot] = nil
-        tracked.advertisement!.note(facts)
-        heard(&tracked, facts, slot: slot, at: now, dataChanged: false, index: index, events: &events)
-        slots[slot] = tracked
+        announce(appeared, of: .bluetooth(facts.device), present: present, slot: slot, at: now, events: &events)
         return events
-    }
-
-    /// What every Bluetooth report does once the advertisement is merged.
-    private mutating func heard(
-        _ tracked: inout TrackedAccessory, _ facts: AdvertisingReportFacts, slot: Int, at now: MonotonicInstant,
-        dataChanged: Bool, index: MatchingIndex, events: inout [PresenceEvent]
-    ) {
-        if !facts.isScanResponse {
-            tracked.interval.record(now, window: configuration.intervalWindow)
-        }
-        if let rssi = facts.rssi { tracked.smooth(Int(rssi), weightPercent: configuration.rssiSmoothingPercent) }
-        if dataChanged || tracked.candidatesStamp != index.stamp, let data = tracked.advertisement?.data {
-            index.candidates(data, into: &tracked.candidates)
-            tracked.candidatesStamp = index.stamp
-        }
-        tracked.lastHeard = now
-        var appeared = Set<DescriptorMatch>()
-        let candidates = tracked.candidates
-        let rssi = tracked.rssi
-        for candidate in candidates where candidate.admits(rssi: rssi) {
-            if tracked.lastMatched.updateValue(now, forKey: candidate.match) == nil { appeared.insert(candidate.match) }
-        }
-        announce(appeared, of: tracked, slot: slot, at: now, events: &events)
     }
 
     /// Notes a BSS from a scan finished at `now`, matches it against `index`,
@@ -236,18 +215,18 @@ public struct AccessoryRegistry: Sendable {
         for match in matched {
             if tracked.lastMatched.updateValue(now, forKey: match) == nil { appeared.insert(match) }
         }
-        announce(appeared, of: tracked, slot: slot, at: now, events: &events)
+        announce(appeared, of: tracked.key, present: tracked.isPresent, slot: slot, at: now, events: &events)
     }
 
-    /// Reports the descriptors `tracked` newly matches, and relists it.
+    /// Reports the descriptors `key` newly matches, and relists its slot.
     private mutating func announce(
-        _ appeared: Set<DescriptorMatch>, of tracked: TrackedAccessory, slot: Int, at now: MonotonicInstant,
+        _ appeared: Set<DescriptorMatch>, of key: AccessoryKey, present: Bool, slot: Int, at now: MonotonicInstant,
         events: inout [PresenceEvent]
     ) {
         if !appeared.isEmpty {
-            events.append(PresenceEvent(kind: .appeared, accessory: tracked.key, matches: appeared, at: now))
+            events.append(PresenceEvent(kind: .appeared, accessory: key, matches: appeared, at: now))
         }
-        relist(slot, present: tracked.isPresent)
+        relist(slot, present: present)
     }
 
     /// Moves the slot to the front of the list its presence puts it in.
