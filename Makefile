@@ -10,7 +10,7 @@ LAB          := Tests/Lab/lab
 VIRTME_NG    := virtme-ng==1.42
 
 # Building and the host tests.
-BUILD_PACKAGES := pkg-config libsystemd-dev libnl-genl-3-dev libbluetooth-dev dpkg-dev \
+BUILD_PACKAGES := pkg-config libsystemd-dev libnl-genl-3-dev libbluetooth-dev dpkg-dev valgrind \
                   dbus systemd python3-dbus python3-gi
 # The Debian package: debhelper builds it, lintian checks it.
 DEB_PACKAGES := debhelper fakeroot lintian

@@ -19,9 +19,17 @@ public struct HardwareAddress: Hashable, Comparable, Sendable, CustomStringConve
     }
 
     /// From six octets least significant first, as HCI carries a `bdaddr_t`.
+    /// Inlinable, so a caller in another module gets it specialised for its collection.
+    @inlinable
     public init?(littleEndianOctets octets: some Collection<UInt8>) {
         guard octets.count == 6 else { return nil }
-        rawValue = octets.reversed().reduce(0) { $0 << 8 | UInt64($1) }
+        var value: UInt64 = 0
+        var shift: UInt64 = 0
+        for octet in octets {
+            value |= UInt64(octet) << shift
+            shift += 8
+        }
+        rawValue = value
     }
 
     /// Parses `AA:BB:CC:DD:EE:FF` (either case, `:` or `-` between octets).

@@ -26,6 +26,16 @@ extension Advertisement {
             controllerIndex: controllerIndex)
     }
 
+    /// The radio facts of the advertisement a legacy report describes, as
+    /// `init(_:controllerIndex:damage:)` sets them.
+    public static func facts(
+        of report: BorrowedLEAdvertisingReport, controllerIndex: UInt16? = nil
+    ) -> AdvertisingReportFacts {
+        AdvertisingReportFacts(
+            device: report.device, properties: LEAdvertisingReport.properties(of: report.eventType), rssi: report.rssi,
+            primaryPHY: .le1M, controllerIndex: controllerIndex)
+    }
+
     /// The same, for callers that do not count damage.
     public init(_ report: LEAdvertisingReport, controllerIndex: UInt16? = nil) {
         var damage: [ADParsingError] = []

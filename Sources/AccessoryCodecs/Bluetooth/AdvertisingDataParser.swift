@@ -73,27 +73,26 @@ public enum AdvertisingDataParser {
     /// power keep the last value; service data keeps the last payload per UUID;
     /// manufacturer data keeps every distinct payload per company, in order.
     /// Trailing NULs of a name are removed. Linear in the input; never traps.
+    @inlinable
     public static func read(_ bytes: some Collection<UInt8>) -> ADReading {
-        let bytes = Array(bytes)
+        if let reading = bytes.withContiguousStorageIfAvailable({ read(bytesAt: UnsafeRawBufferPointer($0)) }) {
+            return reading
+        }
+        return Array(bytes).withUnsafeBytes { read(bytesAt: $0) }
+    }
+
+    /// The same reading over borrowed bytes: nothing is copied but the values kept.
+    public static func read(bytesAt bytes: UnsafeRawBufferPointer) -> ADReading {
         var reading = ADReading()
-        var offset = 0
-        while offset < bytes.count {
-            let length = Int(bytes[offset])
-            if length == 0 { break }
-            let available = bytes.count - offset - 1
-            guard length <= available else {
-                reading.damage.append(.structureLengthPastEnd(offset: offset, length: length, available: available))
-                break
-            }
-            let type = bytes[offset + 1]
-            let payload = bytes[(offset + 2)..<(offset + 1 + length)]
-            do {
-                try apply(type: type, payload: payload, offset: offset, to: &reading.data)
+        let end = frame(bytes) { type, payload, offset in
+            do throws(ADParsingError) {
+                try check(type: type, payloadLength: payload.count, offset: offset)
+                store(type: type, payload: payload, in: &reading.data)
             } catch {
                 reading.damage.append(error)
             }
-            offset += 1 + length
         }
+        if let end { reading.damage.append(end) }
         return reading
     }
 
@@ -104,64 +103,119 @@ public enum AdvertisingDataParser {
         return reading.data
     }
 
-    /// Applies one structure, or throws without touching `data`.
-    private static func apply(
-        type: UInt8, payload: ArraySlice<UInt8>, offset: Int, to data: inout AdvertisingData
-    ) throws(ADParsingError) {
-        switch type {
-        case ADType.flags:
-            // Flags may run over several octets; every defined bit is in the first.
-            data.flags = payload.first ?? 0
-        case ADType.incompleteServiceUUIDs16, ADType.incompleteServiceUUIDs32, ADType.incompleteServiceUUIDs128:
-            data.incompleteServiceUUIDs += try uuidList(type: type, payload: payload, offset: offset)
-        case ADType.completeServiceUUIDs16, ADType.completeServiceUUIDs32, ADType.completeServiceUUIDs128:
-            data.completeServiceUUIDs += try uuidList(type: type, payload: payload, offset: offset)
-        case ADType.shortenedLocalName:
-            data.shortenedLocalName = withoutTrailingNULs(payload)
-        case ADType.completeLocalName:
-            data.completeLocalName = withoutTrailingNULs(payload)
-        case ADType.txPowerLevel:
-            guard payload.count == 1 else { throw .invalidTXPowerLevelLength(offset: offset, payloadLength: payload.count) }
-            data.txPowerLevel = Int8(bitPattern: payload[payload.startIndex])
-        case ADType.appearance:
-            guard payload.count == 2 else { throw .invalidAppearanceLength(offset: offset, payloadLength: payload.count) }
-            data.appearance = UInt16(payload[payload.startIndex]) | UInt16(payload[payload.startIndex + 1]) << 8
-        case ADType.serviceData16, ADType.serviceData32, ADType.serviceData128:
-            let width = type == ADType.serviceData16 ? 2 : type == ADType.serviceData32 ? 4 : 16
-            guard payload.count >= width,
-                let uuid = BluetoothUUID(littleEndianBytes: payload.prefix(width))
-            else {
-                throw .serviceDataTooShort(type: type, offset: offset, payloadLength: payload.count)
+    /// Whether `read` would find no damage, found without building anything:
+    /// a device re-sending the payload it sent last is checked this way, so
+    /// its damage is still counted on every report.
+    public static func isClean(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        var clean = true
+        let end = frame(bytes) { type, payload, offset in
+            do throws(ADParsingError) {
+                try check(type: type, payloadLength: payload.count, offset: offset)
+            } catch {
+                clean = false
             }
-            data.serviceData[uuid] = Array(payload.dropFirst(width))
+        }
+        return clean && end == nil
+    }
+
+    /// Hands each structure that fits to `visit` (type, payload, offset of its
+    /// length octet); returns the damage that ended the framing, if any.
+    private static func frame(
+        _ bytes: UnsafeRawBufferPointer, _ visit: (UInt8, Slice<UnsafeRawBufferPointer>, Int) -> Void
+    ) -> ADParsingError? {
+        var offset = 0
+        while offset < bytes.count {
+            let length = Int(bytes[offset])
+            if length == 0 { break }
+            let available = bytes.count - offset - 1
+            guard length <= available else {
+                return .structureLengthPastEnd(offset: offset, length: length, available: available)
+            }
+            visit(bytes[offset + 1], bytes[(offset + 2)..<(offset + 1 + length)], offset)
+            offset += 1 + length
+        }
+        return nil
+    }
+
+    /// Whether a structure's payload has the right length for its type: the
+    /// one place the rules for dropping a structure are written.
+    private static func check(type: UInt8, payloadLength length: Int, offset: Int) throws(ADParsingError) {
+        switch type {
+        case ADType.incompleteServiceUUIDs16, ADType.incompleteServiceUUIDs32, ADType.incompleteServiceUUIDs128,
+            ADType.completeServiceUUIDs16, ADType.completeServiceUUIDs32, ADType.completeServiceUUIDs128:
+            guard length % uuidWidth(type) == 0 else {
+                throw .invalidUUIDListLength(type: type, offset: offset, payloadLength: length)
+            }
+        case ADType.txPowerLevel:
+            guard length == 1 else { throw .invalidTXPowerLevelLength(offset: offset, payloadLength: length) }
+        case ADType.appearance:
+            guard length == 2 else { throw .invalidAppearanceLength(offset: offset, payloadLength: length) }
+        case ADType.serviceData16, ADType.serviceData32, ADType.serviceData128:
+            guard length >= uuidWidth(type) else {
+                throw .serviceDataTooShort(type: type, offset: offset, payloadLength: length)
+            }
         case ADType.manufacturerSpecificData:
-            guard payload.count >= 2 else { throw .manufacturerDataTooShort(offset: offset, payloadLength: payload.count) }
-            let company = UInt16(payload[payload.startIndex]) | UInt16(payload[payload.startIndex + 1]) << 8
-            data.addManufacturerData(Array(payload.dropFirst(2)), for: company)
+            guard length >= 2 else { throw .manufacturerDataTooShort(offset: offset, payloadLength: length) }
         default:
             break
         }
     }
 
+    /// Applies one structure that passed `check`.
+    private static func store(type: UInt8, payload: Slice<UnsafeRawBufferPointer>, in data: inout AdvertisingData) {
+        let start = payload.startIndex
+        switch type {
+        case ADType.flags:
+            // Flags may run over several octets; every defined bit is in the first.
+            data.flags = payload.first ?? 0
+        case ADType.incompleteServiceUUIDs16, ADType.incompleteServiceUUIDs32, ADType.incompleteServiceUUIDs128:
+            appendUUIDs(type: type, payload: payload, to: &data.incompleteServiceUUIDs)
+        case ADType.completeServiceUUIDs16, ADType.completeServiceUUIDs32, ADType.completeServiceUUIDs128:
+            appendUUIDs(type: type, payload: payload, to: &data.completeServiceUUIDs)
+        case ADType.shortenedLocalName:
+            data.shortenedLocalName = withoutTrailingNULs(payload)
+        case ADType.completeLocalName:
+            data.completeLocalName = withoutTrailingNULs(payload)
+        case ADType.txPowerLevel:
+            data.txPowerLevel = Int8(bitPattern: payload[start])
+        case ADType.appearance:
+            data.appearance = UInt16(payload[start]) | UInt16(payload[start + 1]) << 8
+        case ADType.serviceData16, ADType.serviceData32, ADType.serviceData128:
+            let width = uuidWidth(type)
+            guard let uuid = BluetoothUUID(littleEndianBytes: payload[start..<(start + width)]) else { return }
+            data.serviceData[uuid] = Array(payload[(start + width)...])
+        case ADType.manufacturerSpecificData:
+            let company = UInt16(payload[start]) | UInt16(payload[start + 1]) << 8
+            data.addManufacturerData(Array(payload[(start + 2)...]), for: company)
+        default:
+            break
+        }
+    }
+
+    /// The octets of one UUID in a list or before service data of `type`.
+    private static func uuidWidth(_ type: UInt8) -> Int {
+        switch type {
+        case ADType.incompleteServiceUUIDs16, ADType.completeServiceUUIDs16, ADType.serviceData16: 2
+        case ADType.incompleteServiceUUIDs32, ADType.completeServiceUUIDs32, ADType.serviceData32: 4
+        default: 16
+        }
+    }
+
     /// A name without the NUL padding some firmware leaves after it.
-    private static func withoutTrailingNULs(_ name: ArraySlice<UInt8>) -> [UInt8] {
+    private static func withoutTrailingNULs(_ name: Slice<UnsafeRawBufferPointer>) -> [UInt8] {
         var end = name.endIndex
         while end > name.startIndex, name[end - 1] == 0 { end -= 1 }
         return Array(name[name.startIndex..<end])
     }
 
-    private static func uuidList(type: UInt8, payload: ArraySlice<UInt8>, offset: Int) throws(ADParsingError) -> [BluetoothUUID] {
-        let width: Int
-        switch type {
-        case ADType.incompleteServiceUUIDs16, ADType.completeServiceUUIDs16: width = 2
-        case ADType.incompleteServiceUUIDs32, ADType.completeServiceUUIDs32: width = 4
-        default: width = 16
-        }
-        guard payload.count % width == 0 else {
-            throw .invalidUUIDListLength(type: type, offset: offset, payloadLength: payload.count)
-        }
-        return stride(from: payload.startIndex, to: payload.endIndex, by: width).compactMap {
-            BluetoothUUID(littleEndianBytes: payload[$0..<($0 + width)])
+    private static func appendUUIDs(
+        type: UInt8, payload: Slice<UnsafeRawBufferPointer>, to list: inout [BluetoothUUID]
+    ) {
+        let width = uuidWidth(type)
+        var start = payload.startIndex
+        while start + width <= payload.endIndex {
+            if let uuid = BluetoothUUID(littleEndianBytes: payload[start..<(start + width)]) { list.append(uuid) }
+            start += width
         }
     }
 }

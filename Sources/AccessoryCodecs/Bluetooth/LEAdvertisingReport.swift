@@ -31,16 +31,25 @@ public struct LEAdvertisingReport: Hashable, Sendable {
     }
 
     /// The same facts in the extended report's terms, always with `.legacy`.
-    public var properties: AdvertisingProperties {
+    public var properties: AdvertisingProperties { Self.properties(of: eventType) }
+
+    static func properties(of eventType: EventType) -> AdvertisingProperties {
         switch eventType {
-        case .connectableUndirected: [.legacy, .connectable, .scannable]
-        case .connectableDirected: [.legacy, .connectable, .directed]
-        case .scannableUndirected: [.legacy, .scannable]
-        case .nonConnectableUndirected: [.legacy]
-        // A scan response only ever answers a scannable advertisement.
-        case .scanResponse: [.legacy, .scannable, .scanResponse]
+        case .connectableUndirected: connectableUndirectedProperties
+        case .connectableDirected: connectableDirectedProperties
+        case .scannableUndirected: scannableUndirectedProperties
+        case .nonConnectableUndirected: nonConnectableUndirectedProperties
+        case .scanResponse: scanResponseProperties
         }
     }
+
+    // Made once: an option set built from a literal on every report is an array in an unoptimised build.
+    private static let connectableUndirectedProperties: AdvertisingProperties = [.legacy, .connectable, .scannable]
+    private static let connectableDirectedProperties: AdvertisingProperties = [.legacy, .connectable, .directed]
+    private static let scannableUndirectedProperties: AdvertisingProperties = [.legacy, .scannable]
+    private static let nonConnectableUndirectedProperties: AdvertisingProperties = [.legacy]
+    // A scan response only ever answers a scannable advertisement.
+    private static let scanResponseProperties: AdvertisingProperties = [.legacy, .scannable, .scanResponse]
 
     /// Decodes the parameters after the subevent code: Num_Reports, then each
     /// report's fields in turn, as controllers and the Linux kernel lay them out.

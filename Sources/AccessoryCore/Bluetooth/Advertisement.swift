@@ -80,23 +80,76 @@ public struct Advertisement: Hashable, Sendable {
     /// responses' added (see `AdvertisingData.adding(_:)`), so it is the same
     /// whichever of the two was heard last.
     public func merging(_ report: Advertisement) -> Advertisement {
-        // A report of another device is not ours to merge: it stands alone.
-        guard report.device == device else { return report }
         var merged = self
-        merged.rssi = report.rssi ?? rssi
-        merged.txPower = report.txPower ?? txPower
-        merged.controllerIndex = report.controllerIndex ?? controllerIndex
-        if report.properties.contains(.scanResponse) {
-            merged.scanResponseData = scanResponseData.map { $0.overlaying(report.data) } ?? report.data
-            merged.rawScanResponse = report.rawAdvertisingData
-        } else {
-            merged.advertisedData = advertisedData.overlaying(report.data)
-            merged.properties = report.properties
-            merged.primaryPHY = report.primaryPHY ?? primaryPHY
-            merged.secondaryPHY = report.secondaryPHY ?? secondaryPHY
-            merged.rawAdvertisingData = report.rawAdvertisingData
-        }
-        merged.data = merged.scanResponseData.map { merged.advertisedData.adding($0) } ?? merged.advertisedData
+        merged.merge(report)
         return merged
+    }
+
+    /// `merging(_:)` in place: a uniquely held value's tables are updated, not copied.
+    public mutating func merge(_ report: Advertisement) {
+        // A report of another device is not ours to merge: it stands alone.
+        guard report.device == device else {
+            self = report
+            return
+        }
+        note(report.facts)
+        // `data` shares its tables with `advertisedData` while no scan response
+        // is known: let go of them first, so the overlay below writes in place.
+        data = AdvertisingData()
+        if report.properties.contains(.scanResponse) {
+            if scanResponseData == nil {
+                scanResponseData = report.data
+            } else {
+                scanResponseData!.overlay(report.data)
+            }
+            rawScanResponse = report.rawAdvertisingData
+        } else {
+            advertisedData.overlay(report.data)
+            rawAdvertisingData = report.rawAdvertisingData
+        }
+        data = scanResponseData.map { advertisedData.adding($0) } ?? advertisedData
+    }
+
+    /// The radio facts of this report, without its AD.
+    public var facts: AdvertisingReportFacts {
+        AdvertisingReportFacts(
+            device: device, properties: properties, rssi: rssi, txPower: txPower, primaryPHY: primaryPHY,
+            secondaryPHY: secondaryPHY, controllerIndex: controllerIndex)
+    }
+
+    /// Takes the radio facts of a newer report of this device, as `merge`
+    /// does: RSSI, TX power and controller always; properties and PHYs from
+    /// an advertising PDU only (a scan response answers the advertisement).
+    public mutating func note(_ facts: AdvertisingReportFacts) {
+        rssi = facts.rssi ?? rssi
+        txPower = facts.txPower ?? txPower
+        controllerIndex = facts.controllerIndex ?? controllerIndex
+        if !facts.isScanResponse {
+            properties = facts.properties
+            primaryPHY = facts.primaryPHY ?? primaryPHY
+            secondaryPHY = facts.secondaryPHY ?? secondaryPHY
+        }
+    }
+
+    /// Whether `payload` is the AD this advertisement last took from a report
+    /// of the kind `facts` describes: its advertising PDU, or its scan response.
+    public func lastPayload(for facts: AdvertisingReportFacts, equals payload: UnsafeRawBufferPointer) -> Bool {
+        guard facts.device == device else { return false }
+        if facts.isScanResponse {
+            guard let rawScanResponse else { return false }
+            return Self.same(rawScanResponse, payload)
+        }
+        // Made from a scan response alone, `rawAdvertisingData` holds that response's bytes.
+        guard !properties.contains(.scanResponse) else { return false }
+        return Self.same(rawAdvertisingData, payload)
+    }
+
+    private static func same(_ bytes: [UInt8], _ payload: UnsafeRawBufferPointer) -> Bool {
+        guard bytes.count == payload.count else { return false }
+        // A plain loop: `elementsEqual`, unspecialised in a debug build, allocates type metadata.
+        return bytes.withUnsafeBytes { stored in
+            for index in 0..<stored.count where stored[index] != payload[index] { return false }
+            return true
+        }
     }
 }

@@ -70,28 +70,48 @@ public struct AdvertisingData: Hashable, Sendable {
 
     /// Adds one manufacturer data value of `company`, unless the same bytes are already there.
     public mutating func addManufacturerData(_ value: [UInt8], for company: UInt16) {
-        var values = manufacturerDataValues[company, default: []]
-        if !values.contains(value) { values.append(value) }
-        manufacturerDataValues[company] = values
+        // Through the subscript's modify accessor, so the values array is changed in place, not copied.
+        manufacturerDataValues[company, default: []].appendIfMissing(value)
     }
+
+    /// How many companies' manufacturer data, and how many service-data
+    /// UUIDs, `overlay` lets a merge hold. A device that keeps sending new
+    /// keys would otherwise make its merged data, and every match of it,
+    /// grow without bound; past the limit the merge starts over from the
+    /// newest packet's keys.
+    public static let mergedKeyLimit = 8
 
     /// A newer packet of the same kind (advertising PDU after advertising
     /// PDU, scan response after scan response) over this one: every field
     /// `newer` carries replaces this one's (a UUID list as a whole, service
     /// data per UUID, manufacturer data per company with all its values);
     /// what it lacks is kept, so a device alternating two payloads shows both.
+    /// Service data and manufacturer data keep at most `mergedKeyLimit` keys
+    /// (or the newest packet's, if it alone has more): past it, only the newest packet's stay.
     public func overlaying(_ newer: AdvertisingData) -> AdvertisingData {
         var merged = self
-        merged.flags = newer.flags ?? flags
-        merged.completeLocalName = newer.completeLocalName ?? completeLocalName
-        merged.shortenedLocalName = newer.shortenedLocalName ?? shortenedLocalName
-        if !newer.completeServiceUUIDs.isEmpty { merged.completeServiceUUIDs = newer.completeServiceUUIDs }
-        if !newer.incompleteServiceUUIDs.isEmpty { merged.incompleteServiceUUIDs = newer.incompleteServiceUUIDs }
-        merged.serviceData.merge(newer.serviceData) { _, new in new }
-        merged.manufacturerDataValues.merge(newer.manufacturerDataValues) { _, new in new }
-        merged.appearance = newer.appearance ?? appearance
-        merged.txPowerLevel = newer.txPowerLevel ?? txPowerLevel
+        merged.overlay(newer)
         return merged
+    }
+
+    /// `overlaying(_:)` in place: a uniquely held value's tables are updated, not copied.
+    public mutating func overlay(_ newer: AdvertisingData) {
+        flags = newer.flags ?? flags
+        completeLocalName = newer.completeLocalName ?? completeLocalName
+        shortenedLocalName = newer.shortenedLocalName ?? shortenedLocalName
+        if !newer.completeServiceUUIDs.isEmpty { completeServiceUUIDs = newer.completeServiceUUIDs }
+        if !newer.incompleteServiceUUIDs.isEmpty { incompleteServiceUUIDs = newer.incompleteServiceUUIDs }
+        Self.overlay(&serviceData, with: newer.serviceData)
+        Self.overlay(&manufacturerDataValues, with: newer.manufacturerDataValues)
+        appearance = newer.appearance ?? appearance
+        txPowerLevel = newer.txPowerLevel ?? txPowerLevel
+    }
+
+    /// Newer values per key, bounded by `mergedKeyLimit`.
+    private static func overlay<Key, Value>(_ table: inout [Key: Value], with newer: [Key: Value]) {
+        if newer.isEmpty { return }
+        table.merge(newer) { _, new in new }
+        if table.count > mergedKeyLimit { table = newer }
     }
 
     /// This advertisement with its scan response added, field by field:
@@ -124,5 +144,12 @@ public struct AdvertisingData: Hashable, Sendable {
         var seen = Set(first)
         for uuid in second where seen.insert(uuid).inserted { result.append(uuid) }
         return result
+    }
+}
+
+extension Array where Element: Equatable {
+    /// Appends `element` unless an equal one is already there.
+    mutating func appendIfMissing(_ element: Element) {
+        if !contains(element) { append(element) }
     }
 }

@@ -21,16 +21,27 @@ public struct BluetoothUUID: Hashable, Comparable, Sendable, CustomStringConvert
     }
 
     /// From 2, 4 or 16 octets least significant first, as AD structures and ATT carry them.
+    /// Inlinable, so a caller in another module gets it specialised for its collection.
+    @inlinable
     public init?(littleEndianBytes bytes: some Collection<UInt8>) {
-        let value = bytes.reversed().map { $0 }
-        switch value.count {
-        case 2: self.init(uuid16: UInt16(value[0]) << 8 | UInt16(value[1]))
-        case 4: self.init(uuid32: value.reduce(0) { $0 << 8 | UInt32($1) })
-        case 16:
-            self.init(
-                high: value[0..<8].reduce(0) { $0 << 8 | UInt64($1) },
-                low: value[8..<16].reduce(0) { $0 << 8 | UInt64($1) })
-        default: return nil
+        let count = bytes.count
+        guard count == 2 || count == 4 || count == 16 else { return nil }
+        // Least significant octet first: each octet read goes above the ones before it.
+        var low: UInt64 = 0
+        var high: UInt64 = 0
+        var position = 0
+        for octet in bytes {
+            if position < 8 {
+                low |= UInt64(octet) << UInt64(8 * position)
+            } else {
+                high |= UInt64(octet) << UInt64(8 * (position - 8))
+            }
+            position += 1
+        }
+        switch count {
+        case 2: self.init(uuid16: UInt16(truncatingIfNeeded: low))
+        case 4: self.init(uuid32: UInt32(truncatingIfNeeded: low))
+        default: self.init(high: high, low: low)
         }
     }
 

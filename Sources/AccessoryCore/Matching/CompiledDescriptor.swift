@@ -63,10 +63,16 @@ final class CompiledDescriptor: Sendable {
 
     /// Every Bluetooth property set must hold.
     func matches(_ heard: inout HeardAdvertisement) -> Bool {
+        admits(rssi: heard.rssi) && matchesData(&heard)
+    }
+
+    /// Whether `rssi` reaches the descriptor's range and minimum RSSI.
+    func admits(rssi: Int?) -> Bool { MatchingIndex.Candidate.reaches(rssi, bluetoothMinimumRSSI) }
+
+    /// Every Bluetooth property set but range and minimum RSSI must hold:
+    /// what depends on the advertisement's data alone.
+    func matchesData(_ heard: inout HeardAdvertisement) -> Bool {
         guard matchesBluetooth else { return false }
-        if let floor = bluetoothMinimumRSSI {
-            guard let rssi = heard.rssi, rssi >= floor else { return false }
-        }
         if let companyIdentifier {
             // A company's structure may come more than once with different content: any value will do.
             guard let values = heard.data.manufacturerDataValues[companyIdentifier], !values.isEmpty else { return false }

@@ -24,6 +24,26 @@ public struct MatchingIndex: Sendable {
     /// lookup tries only the lengths in use.
     private var prefixLengthCounts = [Int](repeating: 0, count: SSID.maximumLength + 1)
 
+    /// Changes whenever a descriptor is added or removed: a fresh random
+    /// value, so a result cached against it is only reused with the very
+    /// index (and contents) that produced it.
+    public private(set) var stamp = UInt64.random(in: .min ... .max)
+
+    /// A descriptor an advertisement's data matches, and the RSSI it still asks for.
+    struct Candidate: Sendable {
+        let match: DescriptorMatch
+        let minimumRSSI: Int?
+
+        func admits(rssi: Int?) -> Bool { Self.reaches(rssi, minimumRSSI) }
+
+        /// An RSSI floor holds when there is none, or an RSSI at or above it.
+        static func reaches(_ rssi: Int?, _ floor: Int?) -> Bool {
+            guard let floor else { return true }
+            guard let rssi else { return false }
+            return rssi >= floor
+        }
+    }
+
     public init(configuration: MatchingConfiguration = MatchingConfiguration()) {
         self.configuration = configuration
     }
@@ -58,6 +78,7 @@ public struct MatchingIndex: Sendable {
         slotByKey[key] = slot
         idsByApp[app, default: []].insert(id)
         file(compiled, slot: slot, adding: true)
+        stamp = UInt64.random(in: .min ... .max)
     }
 
     /// Deactivates one descriptor; returns it, or nil when there was none.
@@ -69,6 +90,7 @@ public struct MatchingIndex: Sendable {
         freeSlots.append(slot)
         idsByApp[key.app]?.remove(key.descriptorID)
         if idsByApp[key.app]?.isEmpty == true { idsByApp[key.app] = nil }
+        stamp = UInt64.random(in: .min ... .max)
         return compiled.descriptor
     }
 
@@ -86,23 +108,32 @@ public struct MatchingIndex: Sendable {
     /// registry passes its smoothed value, so one strong packet does not make
     /// a far device `.immediate`).
     public func matches(_ advertisement: Advertisement, rssi: Int?) -> Set<DescriptorMatch> {
-        var heard = HeardAdvertisement(data: advertisement.data, rssi: rssi)
+        var found: [Candidate] = []
+        candidates(advertisement.data, into: &found)
         var result = Set<DescriptorMatch>()
-        let data = advertisement.data
+        for candidate in found where candidate.admits(rssi: rssi) { result.insert(candidate.match) }
+        return result
+    }
+
+    /// The descriptors `data` matches whatever the RSSI, with the RSSI each
+    /// still needs, written over `found` (its storage is reused). What the
+    /// registry keeps per device, so a repeated payload is not matched again.
+    func candidates(_ data: AdvertisingData, into found: inout [Candidate]) {
+        found.removeAll(keepingCapacity: true)
+        var heard = HeardAdvertisement(data: data, rssi: nil)
         for company in data.manufacturerDataValues.keys {
-            check(byCompanyIdentifier[company], &heard, into: &result)
+            check(byCompanyIdentifier[company], &heard, into: &found)
         }
         if !byServiceUUID.isEmpty {
-            for uuid in data.completeServiceUUIDs { check(byServiceUUID[uuid], &heard, into: &result) }
+            for uuid in data.completeServiceUUIDs { check(byServiceUUID[uuid], &heard, into: &found) }
             for uuid in data.incompleteServiceUUIDs where !data.completeServiceUUIDs.contains(uuid) {
-                check(byServiceUUID[uuid], &heard, into: &result)
+                check(byServiceUUID[uuid], &heard, into: &found)
             }
             for uuid in data.serviceData.keys
             where !data.completeServiceUUIDs.contains(uuid) && !data.incompleteServiceUUIDs.contains(uuid) {
-                check(byServiceUUID[uuid], &heard, into: &result)
+                check(byServiceUUID[uuid], &heard, into: &found)
             }
         }
-        return result
     }
 
     /// The (app, descriptor) pairs the BSS matches.
@@ -140,12 +171,14 @@ public struct MatchingIndex: Sendable {
         return result
     }
 
-    private func check(_ bucket: [Int]?, _ heard: inout HeardAdvertisement, into result: inout Set<DescriptorMatch>) {
+    private func check(_ bucket: [Int]?, _ heard: inout HeardAdvertisement, into found: inout [Candidate]) {
         guard let bucket else { return }
         for slot in bucket {
             // Slots in a bucket are always occupied: removal unfiles before it frees.
             let compiled = slots[slot]!
-            if compiled.matches(&heard) { result.insert(compiled.key) }
+            if compiled.matchesData(&heard) {
+                found.append(Candidate(match: compiled.key, minimumRSSI: compiled.bluetoothMinimumRSSI))
+            }
         }
     }
 

@@ -49,15 +49,38 @@ public struct AccessoryRegistry: Sendable {
         let slot = slot(for: .bluetooth(report.device), at: now, events: &events)
         var tracked = slots[slot]!
         slots[slot] = nil  // keeps the copy unique while it changes
-        let merged = tracked.advertisement?.merging(report) ?? report
-        tracked.advertisement = merged
-        if !report.properties.contains(.scanResponse) {
-            tracked.interval.record(now, window: configuration.intervalWindow)
+        if tracked.advertisement == nil {
+            tracked.advertisement = report
+        } else {
+            tracked.advertisement!.merge(report)
         }
-        if let rssi = report.rssi { tracked.smooth(Int(rssi), weightPercent: configuration.rssiSmoothingPercent) }
-        let matched = index.matches(merged, rssi: tracked.rssi)
-        touch(&tracked, slot: slot, at: now, matched: matched, events: &events)
+        let appeared = tracked.heard(
+            report.facts, at: now, dataChanged: true, index: index, configuration: configuration)
+        let present = tracked.isPresent
         slots[slot] = tracked
+        announce(appeared, of: .bluetooth(report.device), present: present, slot: slot, at: now, events: &events)
+        return events
+    }
+
+    /// Notes a report whose AD is byte for byte what the device sent last of
+    /// its kind (advertising PDU or scan response), without parsing or
+    /// matching it again: the merged data cannot have changed, so only the
+    /// radio facts, the interval, the RSSI and presence are updated, and the
+    /// matches found for that data are reused while the index is the same.
+    /// Returns nil, changing nothing, when the device is not known or its
+    /// payload is not the same: `record` the parsed advertisement then.
+    public mutating func recordRepeat(
+        _ facts: AdvertisingReportFacts, payload: UnsafeRawBufferPointer, at now: MonotonicInstant,
+        matchingWith index: MatchingIndex
+    ) -> [PresenceEvent]? {
+        let configuration = configuration
+        // Changed where it lies: a copy of the device's entry would retain and release every table in it.
+        guard let slot = slotByKey[.bluetooth(facts.device)],
+            let (appeared, present) = slots[slot]?.heardAgain(
+                facts, payload: payload, at: now, index: index, configuration: configuration)
+        else { return nil }
+        var events: [PresenceEvent] = []
+        announce(appeared, of: .bluetooth(facts.device), present: present, slot: slot, at: now, events: &events)
         return events
     }
 
@@ -192,10 +215,18 @@ public struct AccessoryRegistry: Sendable {
         for match in matched {
             if tracked.lastMatched.updateValue(now, forKey: match) == nil { appeared.insert(match) }
         }
+        announce(appeared, of: tracked.key, present: tracked.isPresent, slot: slot, at: now, events: &events)
+    }
+
+    /// Reports the descriptors `key` newly matches, and relists its slot.
+    private mutating func announce(
+        _ appeared: Set<DescriptorMatch>, of key: AccessoryKey, present: Bool, slot: Int, at now: MonotonicInstant,
+        events: inout [PresenceEvent]
+    ) {
         if !appeared.isEmpty {
-            events.append(PresenceEvent(kind: .appeared, accessory: tracked.key, matches: appeared, at: now))
+            events.append(PresenceEvent(kind: .appeared, accessory: key, matches: appeared, at: now))
         }
-        relist(slot, present: tracked.isPresent)
+        relist(slot, present: present)
     }
 
     /// Moves the slot to the front of the list its presence puts it in.

@@ -7,6 +7,8 @@ struct AdvertisingInterval: Sendable {
 
     /// Notes an advert (not a scan response, which answers the same event).
     mutating func record(_ instant: MonotonicInstant, window: Int) {
+        // Room for the whole window at the first advert, so later ones never allocate.
+        if lastAdvert == nil { gaps.reserveCapacity(window) }
         if let lastAdvert, instant > lastAdvert {
             let gap = instant.nanoseconds - lastAdvert.nanoseconds
             if gaps.count < window {

@@ -13,6 +13,10 @@ public struct TrackedAccessory: Sendable {
     /// When each descriptor last matched; a descriptor is present while it keeps matching.
     public internal(set) var lastMatched: [DescriptorMatch: MonotonicInstant]
     var interval: AdvertisingInterval
+    /// What the index found the merged advertisement's data matches (before
+    /// RSSI), and the index's stamp then: reused while neither changes.
+    var candidates: [MatchingIndex.Candidate] = []
+    var candidatesStamp: UInt64?
 
     init(key: AccessoryKey, at instant: MonotonicInstant) {
         self.key = key
@@ -33,6 +37,40 @@ public struct TrackedAccessory: Sendable {
     /// The learned advertising interval, once there are enough adverts to tell.
     public func advertisingInterval(_ configuration: PresenceConfiguration) -> Duration? {
         interval.learned(needed: configuration.intervalSamplesNeeded).map { .nanoseconds(Int64(clamping: $0)) }
+    }
+
+    /// What a Bluetooth report does once the advertisement is merged (or
+    /// found unchanged): the interval, the RSSI, the matches. Returns the
+    /// descriptors the device newly matches.
+    mutating func heard(
+        _ facts: AdvertisingReportFacts, at now: MonotonicInstant, dataChanged: Bool, index: MatchingIndex,
+        configuration: PresenceConfiguration
+    ) -> Set<DescriptorMatch> {
+        if !facts.isScanResponse { interval.record(now, window: configuration.intervalWindow) }
+        if let rssi = facts.rssi { smooth(Int(rssi), weightPercent: configuration.rssiSmoothingPercent) }
+        if dataChanged || candidatesStamp != index.stamp, let data = advertisement?.data {
+            index.candidates(data, into: &candidates)
+            candidatesStamp = index.stamp
+        }
+        lastHeard = now
+        var appeared = Set<DescriptorMatch>()
+        let rssi = rssi
+        for candidate in candidates where candidate.admits(rssi: rssi) {
+            if lastMatched.updateValue(now, forKey: candidate.match) == nil { appeared.insert(candidate.match) }
+        }
+        return appeared
+    }
+
+    /// `heard` for a report whose AD is byte for byte the last of its kind,
+    /// after taking its radio facts; nil, changing nothing, when it is not.
+    mutating func heardAgain(
+        _ facts: AdvertisingReportFacts, payload: UnsafeRawBufferPointer, at now: MonotonicInstant,
+        index: MatchingIndex, configuration: PresenceConfiguration
+    ) -> (appeared: Set<DescriptorMatch>, present: Bool)? {
+        guard advertisement?.lastPayload(for: facts, equals: payload) == true else { return nil }
+        advertisement!.note(facts)
+        let appeared = heard(facts, at: now, dataChanged: false, index: index, configuration: configuration)
+        return (appeared, isPresent)
     }
 
     mutating func smooth(_ sample: Int, weightPercent: Int) {

@@ -16,14 +16,41 @@ public final class AdvertisingReportIngest {
     /// Called with an advertisement whose data lost damaged AD structures, and what was lost.
     public var onDamage: ((Advertisement, [ADParsingError]) -> Void)?
 
-    public init(record: @escaping (Advertisement) -> Void) {
+    /// Notes a report whose AD is the same bytes its device sent last, and
+    /// says whether it could (see `DiscoveryPipeline.recordRepeat`).
+    private let recordRepeat: ((AdvertisingReportFacts, UnsafeRawBufferPointer) -> Bool)?
+
+    /// `recordRepeat`, when given, is asked first for every clean legacy
+    /// report: one it takes is neither copied, parsed nor matched again.
+    public init(
+        record: @escaping (Advertisement) -> Void,
+        recordRepeat: ((AdvertisingReportFacts, UnsafeRawBufferPointer) -> Bool)? = nil
+    ) {
         self.record = record
+        self.recordRepeat = recordRepeat
     }
 
+    /// Everything into `pipeline`, repeats by its fast path.
+    public convenience init(pipeline: DiscoveryPipeline) {
+        self.init(record: { pipeline.record($0) }, recordRepeat: { pipeline.recordRepeat($0, payload: $1) })
+    }
+
+    /// What `ingest` returns for legacy advertising reports it read in place:
+    /// the scan state only needs to know that reports came.
+    public static let reportsReadInPlace = HCIEvent.leMeta(.advertisingReports([]))
+
     /// One HCI event packet (no H4 indicator) from `controller`. Returns the
-    /// decoded event for the controller's scan state, or nil when it could not be decoded.
+    /// decoded event for the controller's scan state, or nil when it could
+    /// not be decoded. Legacy advertising reports are read where they lie,
+    /// without decoding the event into values: for them it returns `reportsReadInPlace`.
     @discardableResult
     public func ingest(event bytes: [UInt8], controller: UInt16?) -> HCIEvent? {
+        let readInPlace = bytes.withUnsafeBytes { packet in
+            LEAdvertisingReport.forEachReportInPlace(inEventPacket: packet) { report in
+                ingest(report, controller: controller)
+            }
+        }
+        if readInPlace { return Self.reportsReadInPlace }
         let event: HCIEvent
         do {
             event = try HCIEvent.decode(bytes)
@@ -53,6 +80,20 @@ public final class AdvertisingReportIngest {
             break
         }
         return event
+    }
+
+    /// A legacy report read in place: a repeat of a clean payload goes to
+    /// `recordRepeat` as it lies; anything else is copied, parsed and recorded.
+    private func ingest(_ report: BorrowedLEAdvertisingReport, controller: UInt16?) {
+        if let recordRepeat, AdvertisingDataParser.isClean(report.data),
+            recordRepeat(Advertisement.facts(of: report, controllerIndex: controller), report.data)
+        {
+            advertisementCount &+= 1
+            return
+        }
+        convert { (damage) throws(AdvertisementConversionError) in
+            Advertisement(report.report, controllerIndex: controller, damage: &damage)
+        }
     }
 
     /// Drops pending fragments of `controller` (its scan restarted or it went away).

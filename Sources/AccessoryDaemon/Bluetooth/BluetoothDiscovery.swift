@@ -32,7 +32,7 @@ public final class BluetoothDiscovery {
         self.scanType = scanType
         self.clock = clock
         self.logger = logger
-        ingest = AdvertisingReportIngest { pipeline.record($0) }
+        ingest = AdvertisingReportIngest(pipeline: pipeline)
         ingest.onDamage = { [weak self] advertisement, damage in
             // Per advertisement, so debug only; the counts go into the summary at stop.
             self?.logger.debug(

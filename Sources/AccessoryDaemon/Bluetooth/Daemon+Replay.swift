@@ -22,7 +22,7 @@ extension Daemon {
             return Self.exitFailure
         }
         if let monitor { discovery.onSighting(monitor) }
-        let ingest = AdvertisingReportIngest { [discovery] in discovery.record($0) }
+        let ingest = AdvertisingReportIngest(pipeline: discovery)
         let replay: BtsnoopReplay
         do {
             replay = try BtsnoopReplay(capture: bytes, ingest: ingest)

@@ -38,13 +38,28 @@ public final class DiscoveryPipeline {
 
     public func record(_ advertisement: Advertisement) {
         let events = registry.record(advertisement, at: clock.now, matchingWith: index)
-        if !sightingObservers.isEmpty {
-            let merged = registry[.bluetooth(advertisement.device)]?.advertisement ?? advertisement
+        recorded(advertisement.device, events)
+    }
+
+    /// A report whose AD is the same bytes the device sent last of its kind:
+    /// noted without parsing or matching again (see
+    /// `AccessoryRegistry.recordRepeat`). False, doing nothing, when the
+    /// registry does not know the device or its payload changed.
+    public func recordRepeat(_ facts: AdvertisingReportFacts, payload: UnsafeRawBufferPointer) -> Bool {
+        guard let events = registry.recordRepeat(facts, payload: payload, at: clock.now, matchingWith: index) else {
+            return false
+        }
+        recorded(facts.device, events)
+        return true
+    }
+
+    private func recorded(_ device: BluetoothDeviceIdentifier, _ events: [PresenceEvent]) {
+        if !sightingObservers.isEmpty, let merged = registry[.bluetooth(device)]?.advertisement {
             let sighting = Sighting.bluetooth(merged, matches: index.matches(merged))
             sightingObservers.forEach { $0(sighting) }
         }
         deliver(events)
-        tellHeard(.bluetooth(advertisement.device))
+        tellHeard(.bluetooth(device))
     }
 
     public func record(_ network: WiFiNetwork) {

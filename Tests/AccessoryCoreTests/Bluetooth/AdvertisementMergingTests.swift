@@ -119,3 +119,46 @@ import Testing
         #expect(heard.data.manufacturerDataValues == [0x0499: [[9]]])
     }
 }
+
+/// A device sending ever new company ids or service-data UUIDs does not make
+/// its merged advertisement, and so every later match of it, grow without bound.
+@Suite struct MergeBoundTests {
+    let device = Build.device(0xC0FF_EE00_0002)
+
+    func advert(company: UInt16, service: UInt16) -> Advertisement {
+        Advertisement(
+            device: device, properties: [.legacy], rssi: -60,
+            data: AdvertisingData(
+                serviceData: [BluetoothUUID(uuid16: service): [1]], manufacturerData: [company: [UInt8(company & 0xFF)]]))
+    }
+
+    @Test func mergedKeysStayWithinTheLimit() {
+        var merged = advert(company: 0, service: 0)
+        for n in 1..<500 {
+            merged.merge(advert(company: UInt16(n), service: UInt16(n)))
+            #expect(merged.data.manufacturerDataValues.count <= AdvertisingData.mergedKeyLimit)
+            #expect(merged.data.serviceData.count <= AdvertisingData.mergedKeyLimit)
+            // The newest packet is always there.
+            #expect(merged.data.manufacturerDataValues[UInt16(n)] == [[UInt8(n & 0xFF)]])
+            #expect(merged.data.serviceData[BluetoothUUID(uuid16: UInt16(n))] == [1])
+        }
+    }
+
+    @Test func aDeviceAlternatingTwoPayloadsStillShowsBoth() {
+        var merged = advert(company: 1, service: 1)
+        for n in 0..<100 { merged.merge(advert(company: UInt16(1 + n % 2), service: UInt16(1 + n % 2))) }
+        #expect(merged.data.manufacturerDataValues.keys.sorted() == [1, 2])
+        #expect(merged.data.serviceData.count == 2)
+    }
+
+    @Test func mergingInPlaceIsMerging() {
+        var inPlace = advert(company: 1, service: 1)
+        var copied = inPlace
+        for n in 0..<20 {
+            let next = advert(company: UInt16(n % 11), service: UInt16(n % 3))
+            inPlace.merge(next)
+            copied = copied.merging(next)
+            #expect(inPlace == copied)
+        }
+    }
+}
