@@ -47,7 +47,7 @@ public struct AccessoryDaemonCommand: ParsableCommand {
     var descriptors: String?
 
     @Option(name: .long, help: ArgumentHelp(
-        "Take the Bluetooth input from this btsnoop capture (btmon -w) instead of the controllers, and exit at its end (with --serve: serve the API meanwhile).",
+        "Take the Bluetooth input from this btsnoop capture (btmon -w) instead of the controllers, and exit at its end (with --serve: serve the API until stopped instead).",
         valueName: "file"))
     var replay: String?
 

@@ -66,7 +66,9 @@ final class CaptureBluetoothInput {
         }
         rounds += 1
         let drops = ingest.allDrops.summary
-        logger.info("Replayed \(path) (round \(rounds)): \(ingest.advertisementCount) advertisements so far\(drops.isEmpty ? "" : ", dropped " + drops)")
+        // Once at info; a looping capture's later rounds would flood the log.
+        logger.log(level: rounds == 1 ? .info : .debug,
+                   "Replayed \(path) (round \(rounds)): \(ingest.advertisementCount) advertisements so far\(drops.isEmpty ? "" : ", dropped " + drops)")
         guard repeats, let again = try? BtsnoopReplay(capture: capture, ingest: ingest) else { return }
         replay = again
         schedule(after: Self.restartPause)
