@@ -1,4 +1,5 @@
 import AccessoryCodecs
+import AccessoryCore
 import AccessoryPlatform
 import Logging
 
@@ -6,8 +7,11 @@ import Logging
 /// controllers while the daemon serves its API, so pickers get candidates on
 /// a machine without radios (an app's CI). The records go through the same
 /// ingest a live socket feeds, on the event loop's timers at their recorded
-/// gaps (the loop coalesces timers to a quarter second, close enough for
-/// presence), never by sleeping: calls are answered meanwhile. With
+/// gaps, never by sleeping: calls are answered meanwhile. The loop coalesces
+/// timers to a quarter second, so each record is due at the round's start
+/// plus its offset in the capture, and a late timer feeds everything due by
+/// then: the pace stays the capture's instead of drifting a little later
+/// with every record. With
 /// `repeats`, the capture starts over `restartPause` after its end, so its
 /// devices stay present while an app waits.
 final class CaptureBluetoothInput {
@@ -22,6 +26,9 @@ final class CaptureBluetoothInput {
     private let logger: Logger
     private var replay: BtsnoopReplay
     private var timer: TimerToken?
+    private let clock = SystemMonotonicClock()
+    /// When the records the next step feeds were due, on the loop's clock.
+    private var due = MonotonicInstant(nanoseconds: 0)
     private(set) var rounds = 0
 
     /// Throws when `capture` is not a btsnoop file (its header is checked here).
@@ -37,16 +44,19 @@ final class CaptureBluetoothInput {
         replay = try BtsnoopReplay(capture: capture, ingest: ingest)
     }
 
-    func start() { schedule(after: .zero) }
+    func start() {
+        due = clock.now
+        schedule()
+    }
 
     func stop() {
         if let timer { loop.cancel(timer) }
         timer = nil
     }
 
-    private func schedule(after wait: Duration) {
+    private func schedule() {
         do {
-            timer = try loop.after(wait) { [unowned self] in advance() }
+            timer = try loop.at(due) { [unowned self] in advance() }
         } catch {
             logger.error("Cannot pace the replay of \(path): \(error); replay stopped")
         }
@@ -55,10 +65,12 @@ final class CaptureBluetoothInput {
     private func advance() {
         timer = nil
         do {
-            // `.max` feeds the whole capture in one turn of the loop.
-            var wait = try replay.step()
-            while speed == .max, wait != nil { wait = try replay.step() }
-            if let wait { return schedule(after: wait) }
+            // Everything due by now; `.max` feeds the whole capture in one turn of the loop.
+            let now = clock.now
+            while let wait = try replay.step() {
+                due = due.advanced(by: wait)
+                if speed == .recorded && due > now { return schedule() }
+            }
         } catch {
             // The records before the damaged one were fed; the API stays up.
             logger.error("Replay of \(path) stopped at a damaged record: \(error)")
@@ -71,6 +83,7 @@ final class CaptureBluetoothInput {
                    "Replayed \(path) (round \(rounds)): \(ingest.advertisementCount) advertisements so far\(drops.isEmpty ? "" : ", dropped " + drops)")
         guard repeats, let again = try? BtsnoopReplay(capture: capture, ingest: ingest) else { return }
         replay = again
-        schedule(after: Self.restartPause)
+        due = clock.now.advanced(by: Self.restartPause)
+        schedule()
     }
 }
