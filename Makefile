@@ -18,7 +18,7 @@ DEB_PACKAGES := debhelper fakeroot lintian
 LAB_PACKAGES := qemu-system-x86 linux-image-amd64 kmod busybox-static udhcpc systemd udev \
                 bluez bluez-test-tools hostapd wpasupplicant iw iproute2 dnsmasq tcpdump python3 wireless-regdb
 
-.PHONY: all build test unit-test app-links-test lab-test power-cut power-cut-test demo bench deb deb-reproducible lint-deb \
+.PHONY: all build test unit-test app-links-test app-test-kit lab-test power-cut power-cut-test demo bench deb deb-reproducible lint-deb \
         deps build-deps lab-deps clean fuzz fuzz-smoke fuzz-build
 
 all: build
@@ -58,6 +58,16 @@ power-cut-test:
 
 unit-test: build app-links-test
 	$(SWIFT) test
+
+## The test kit for app authors (packaging/libexec/accessory-test-kit; README, "Writing an
+## app"), from the build tree: a private bus and accessoryd serving it, Bluetooth replayed
+## from a capture. APPS=DIR holds the app's manifests; CMD, the app's test command (none:
+## wait for Ctrl-C); CAPTURE, another btsnoop file; KIT_ARGS, more options (--approve-all).
+CAPTURE ?= packaging/test-kit/lab-sensor.btsnoop
+app-test-kit: build
+	@test -n "$(APPS)" || { echo "make app-test-kit APPS=DIR [CMD='...'] [KIT_ARGS=--approve-all]" >&2; exit 2; }
+	packaging/libexec/accessory-test-kit --accessoryd $(BUILD_DIR)/accessoryd --capture $(CAPTURE) \
+		--apps $(APPS) $(KIT_ARGS) $(if $(CMD),-- $(CMD))
 
 ## An app built on the client library links no libnl and no radio code (ldd, nm on
 ## accessory-example), and the same check does find them in accessoryd.

@@ -25,6 +25,17 @@ public final class Daemon {
     /// and `--bus-optional` (tests, trying the radios) run on without it.
     public var requiresBus = true
 
+    /// `--replay FILE --serve`: the Bluetooth input comes from this capture,
+    /// and no radio is used at all (no HCI socket, no Wi-Fi): the API with
+    /// candidates from a recording, for apps' tests on machines without radios.
+    public var servedCapture: ServedCapture?
+    /// What systemd's status line and the ready log say the input is.
+    private var readyStatus: String {
+        servedCapture.map { "Bluetooth from the capture \($0.path)" } ?? radios.summary
+    }
+    /// The capture's input while it is served.
+    private var captureInput: CaptureBluetoothInput?
+
     private let sources: ConfigurationSources
     private let logLevelOverride: Logger.Level?
     private var configuration: DaemonConfiguration
@@ -115,9 +126,18 @@ public final class Daemon {
             logger.log(.daemonStarted, level: .info, "accessoryd \(Version.current) starting",
                        metadata: ["version": "\(Version.current)", "watchdog": "\(loop.watchdogEnabled)"])
             loadApps()
-            radios = try RadioInventory.probe(configuration)
-            logRadios(radios)
-            if radios.isEmpty {
+            if let servedCapture {
+                // A capture that cannot be replayed ends the start before the bus name is claimed.
+                // Its records wait on the loop's timers, which run once the loop does.
+                guard let input = startCaptureInput(servedCapture, on: loop, logger: logger) else { return Self.exitFailure }
+                captureInput = input
+                logger.notice("Bluetooth input from the capture \(servedCapture.path); no radio is used",
+                              metadata: ["replay.file": "\(servedCapture.path)"])
+            } else {
+                radios = try RadioInventory.probe(configuration)
+                logRadios(radios)
+            }
+            if radios.isEmpty && servedCapture == nil {
                 logger.log(.noRadios, level: .notice,
                            "No Bluetooth controller or Wi-Fi interface found; waiting for one to appear")
             }
@@ -131,7 +151,7 @@ public final class Daemon {
             // Wi-Fi accessories granted before this start want their presence followed.
             appDemand = authorization.demand
             self.authorization = authorization
-            if configuration.wifiEnabled {
+            if configuration.wifiEnabled && servedCapture == nil {
                 // Joins a crash interrupted are undone before anything else touches Wi-Fi.
                 var settings = HotspotJoinSettings()
                 settings.controlDirectory = configuration.wpaSupplicantDirectory
@@ -147,7 +167,10 @@ public final class Daemon {
                 configuration.wifiJoinInterface ?? ((try? WiFiInterfaceInfo.all()) ?? radios.wifiInterfaces).first?.name
             }
             defer { hotspots?.leaveAll() }  // the uplink back before accessoryd goes
-            if configuration.bluetoothEnabled {
+            if servedCapture != nil {
+                // A recording cannot be connected to: channels fail as they do without a controller.
+                service?.channels = ChannelBroker(loop: loop, controllers: { [] }, logger: logger)
+            } else if configuration.bluetoothEnabled {
                 // Channels for apps, from the controllers accessoryd does not hold exclusively.
                 service?.channels = ChannelBroker(loop: loop, controllers: { [unowned self] in
                     let settings = configuration.bluetooth
@@ -159,7 +182,7 @@ public final class Daemon {
             if let monitor { discovery.onSighting(monitor) }
             discovery.onPresence { [unowned self] _ in armPresenceTimer() }
             // Radios: the discovery components start here, on this loop.
-            if configuration.wifiEnabled {
+            if configuration.wifiEnabled && servedCapture == nil {
                 let wifi = WiFiDiscovery(loop: loop, discovery: discovery, configuration: configuration.wifi, logger: logger)
                 self.wifi = wifi
                 hotspots?.onHeldChanged = { [weak wifi] interface, held in wifi?.setHeldByJoin(interface, held) }
@@ -168,15 +191,16 @@ public final class Daemon {
                     updateWiFiDemand()
                 }
             }
-            let bluetooth = configuration.bluetoothEnabled ? BluetoothDiscovery(
+            let bluetooth = configuration.bluetoothEnabled && servedCapture == nil ? BluetoothDiscovery(
                 settings: configuration.bluetooth,
                 scanType: BluetoothSettings.scanType(for: configuration.bluetooth.scanMode, apps: apps),
                 pipeline: discovery, logger: logger) : nil
             bluetooth?.start(on: loop)
             defer { bluetooth?.stop() }  // leaves each controller's scan as it was found
 
-            notifier.ready(status: radios.summary)
-            logger.log(.daemonReady, level: .notice, "accessoryd is ready: \(radios.summary)")
+            notifier.ready(status: readyStatus)
+            logger.log(.daemonReady, level: .notice, "accessoryd is ready: \(readyStatus)")
+            defer { captureInput?.stop() }
             return try loop.run()
         } catch {
             logger.critical("accessoryd cannot run: \(error)")
@@ -306,8 +330,8 @@ public final class Daemon {
         }
         loadApps()
         service?.resolveAdministratorGroup()
-        radios = (try? RadioInventory.probe(configuration)) ?? radios
-        notifier.ready(status: radios.summary)
+        if servedCapture == nil { radios = (try? RadioInventory.probe(configuration)) ?? radios }
+        notifier.ready(status: readyStatus)
     }
 
     /// Reads the manifests; a refused file keeps only its own app out.

@@ -47,12 +47,18 @@ public struct AccessoryDaemonCommand: ParsableCommand {
     var descriptors: String?
 
     @Option(name: .long, help: ArgumentHelp(
-        "Take the Bluetooth input from this btsnoop capture (btmon -w) instead of the controllers, and exit at its end.",
+        "Take the Bluetooth input from this btsnoop capture (btmon -w) instead of the controllers, and exit at its end (with --serve: serve the API until stopped instead).",
         valueName: "file"))
     var replay: String?
 
     @Option(name: .long, help: "With --replay: recorded (the capture's own pace) or max (as fast as possible).")
     var replaySpeed: BtsnoopReplay.Speed?
+
+    @Flag(name: .long, help: "With --replay: serve the D-Bus API as a normal run does, with the capture as the only radio (no controller or Wi-Fi interface is used), until SIGTERM or SIGINT; for apps' tests without radios (accessory-test-kit).")
+    var serve = false
+
+    @Flag(name: .long, help: "With --replay --serve: start the capture over a second after its end, so its devices stay present.")
+    var replayLoop = false
 
     @Option(name: .long, help: ArgumentHelp(
         "Read the app manifests from this directory only, instead of \(AppManifestLoader.vendorDirectory) and \(AppManifestLoader.administratorDirectory) (to try manifests before installing them).",
@@ -84,6 +90,9 @@ public struct AccessoryDaemonCommand: ParsableCommand {
         if joinHotspot != nil && joinHotspotHex != nil { throw ValidationError("give --join-hotspot or --join-hotspot-hex, not both") }
         if wpaControlDirectory != nil && interface == nil { throw ValidationError("--wpa-control-directory goes with --join-hotspot") }
         if replaySpeed != nil && replay == nil { throw ValidationError("--replay-speed goes with --replay") }
+        if serve && replay == nil { throw ValidationError("--serve goes with --replay") }
+        if replayLoop && !serve { throw ValidationError("--replay-loop goes with --replay --serve") }
+        if replayLoop && replaySpeed == .max { throw ValidationError("--replay-loop replays at the recorded pace, not --replay-speed max") }
         if replay != nil && probe { throw ValidationError("--replay and --probe do not go together") }
         if descriptors != nil && !monitor { throw ValidationError("--descriptors goes with --monitor") }
         if let logLevel, Logger.Level(rawValue: logLevel.lowercased()) == nil {
@@ -123,6 +132,9 @@ public struct AccessoryDaemonCommand: ParsableCommand {
             logLevelOverride: logLevel.flatMap { Logger.Level(rawValue: $0.lowercased()) },
             appLoader: apps.map { AppCatalogLoader(vendorDirectory: $0, administratorDirectory: $0) } ?? AppCatalogLoader())
         daemon.requiresBus = !(busOptional || monitor)
+        if let replay, serve {
+            daemon.servedCapture = .init(path: replay, speed: replaySpeed ?? .recorded, repeats: replayLoop)
+        }
         if monitor {
             // Unbuffered: one line per update as it happens, even into a pipe.
             daemon.monitor = { StandardOutput.write(MonitorLine.format($0) + "\n") }
@@ -136,7 +148,7 @@ public struct AccessoryDaemonCommand: ParsableCommand {
             }
         }
         let status: Int32
-        if let replay {
+        if let replay, !serve {
             status = daemon.replay(capturePath: replay, speed: replaySpeed ?? .recorded)
         } else {
             status = probe ? daemon.probe() : daemon.run()

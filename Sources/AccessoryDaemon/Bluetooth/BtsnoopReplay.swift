@@ -15,6 +15,8 @@ public final class BtsnoopReplay {
 
     private var reader: BtsnoopReader
     private let ingest: AdvertisingReportIngest
+    /// The record `step` read ahead to learn the gap before it.
+    private var pending: BtsnoopRecord?
     public private(set) var eventCount = 0
 
     public init(capture: [UInt8], ingest: AdvertisingReportIngest) throws(BtsnoopError) {
@@ -26,13 +28,38 @@ public final class BtsnoopReplay {
     /// calling `sleep` with each gap between records first.
     public func run(speed: Speed, sleep: (Duration) -> Void) throws(BtsnoopError) {
         var previous: Int64?
-        while let record = try reader.next() {
+        while let record = try nextRecord() {
             if speed == .recorded, let previous {
                 sleep(Self.gap(from: previous, to: record.timestamp))
             }
             previous = record.timestamp
             feed(record)
         }
+    }
+
+    /// For a replay on an event loop, which must not sleep: feeds the next
+    /// record and every one recorded at the same instant, and returns the
+    /// wait before the next; nil once the capture is done.
+    public func step() throws(BtsnoopError) -> Duration? {
+        guard var record = try nextRecord() else { return nil }
+        while true {
+            feed(record)
+            guard let next = try reader.next() else { return nil }
+            let wait = Self.gap(from: record.timestamp, to: next.timestamp)
+            guard wait == .zero else {
+                pending = next
+                return wait
+            }
+            record = next
+        }
+    }
+
+    private func nextRecord() throws(BtsnoopError) -> BtsnoopRecord? {
+        if let record = pending {
+            pending = nil
+            return record
+        }
+        return try reader.next()
     }
 
     /// The wait between two records: never negative (clocks in captures may

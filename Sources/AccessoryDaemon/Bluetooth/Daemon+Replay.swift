@@ -10,17 +10,7 @@ extension Daemon {
     public func replay(capturePath path: String, speed: BtsnoopReplay.Speed) -> Int32 {
         var logger = Logger(label: Self.identifier)
         logger.logLevel = .info
-        let bytes: [UInt8]
-        do {
-            guard let read = try FileSystem.readFileIfPresent(path, limit: 1 << 30) else {
-                StandardError.write("accessoryd: \(path): no such file\n")
-                return Self.exitFailure
-            }
-            bytes = read
-        } catch {
-            StandardError.write("accessoryd: \(path): \(error)\n")
-            return Self.exitFailure
-        }
+        guard let bytes = Self.readCapture(path) else { return Self.exitFailure }
         if let monitor { discovery.onSighting(monitor) }
         let ingest = AdvertisingReportIngest(pipeline: discovery)
         let replay: BtsnoopReplay
@@ -45,5 +35,50 @@ extension Daemon {
             return Self.exitFailure
         }
         return 0
+    }
+
+    /// The capture's bytes, or nil after saying on stderr why not.
+    static func readCapture(_ path: String) -> [UInt8]? {
+        do {
+            guard let bytes = try FileSystem.readFileIfPresent(path, limit: 1 << 30) else {
+                StandardError.write("accessoryd: \(path): no such file\n")
+                return nil
+            }
+            return bytes
+        } catch {
+            StandardError.write("accessoryd: \(path): \(error)\n")
+            return nil
+        }
+    }
+
+    /// `--replay FILE --serve`: where the Bluetooth input comes from instead of the controllers.
+    public struct ServedCapture: Sendable {
+        public var path: String
+        public var speed: BtsnoopReplay.Speed
+        /// `--replay-loop`: start over after the end, so the devices stay present.
+        public var repeats: Bool
+
+        public init(path: String, speed: BtsnoopReplay.Speed, repeats: Bool) {
+            self.path = path
+            self.speed = speed
+            self.repeats = repeats
+        }
+    }
+
+    /// The capture's input on `loop`, started; nil (said on stderr) when the
+    /// file cannot be read or is not a btsnoop capture.
+    func startCaptureInput(_ served: ServedCapture, on loop: EventLoop, logger: Logger) -> CaptureBluetoothInput? {
+        guard let bytes = Self.readCapture(served.path) else { return nil }
+        let ingest = AdvertisingReportIngest { [discovery] in discovery.record($0) }
+        do {
+            let input = try CaptureBluetoothInput(
+                capture: bytes, path: served.path, speed: served.speed, repeats: served.repeats,
+                ingest: ingest, loop: loop, logger: logger)
+            input.start()
+            return input
+        } catch {
+            StandardError.write("accessoryd: \(served.path): not a btsnoop capture: \(error)\n")
+            return nil
+        }
     }
 }

@@ -36,6 +36,23 @@ import TestSupport
         #expect(result.stderr.contains("not a btsnoop capture"))
     }
 
+    @Test func serveNeedsReplayAndLoopNeedsServe() throws {
+        let serve = try run(["--serve"])
+        #expect(serve.status == 64)
+        #expect(serve.stderr.contains("--serve goes with --replay"))
+        let capture = ReplayTests.fixtures.appendingPathComponent("lab-passive-scan.btsnoop").path
+        let loop = try run(["--replay", capture, "--replay-loop", "--monitor"])
+        #expect(loop.status == 64)
+        #expect(loop.stderr.contains("--replay-loop goes with --replay --serve"))
+    }
+
+    /// A capture that cannot be served ends the start, before any bus is tried.
+    @Test func servingACaptureThatIsNoneFails() throws {
+        let result = try run(["--replay", #filePath, "--serve", "--config", "/dev/null"])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("not a btsnoop capture"))
+    }
+
     @Test func replaySpeedNeedsReplay() throws {
         let result = try run(["--replay-speed", "max"])
         #expect(result.status == 64)

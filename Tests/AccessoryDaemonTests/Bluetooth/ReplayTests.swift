@@ -102,6 +102,26 @@ import Testing
         #expect(lines == (try ReplayTests.monitorLines("lab-passive-scan.btsnoop")))
     }
 
+    /// `--serve` steps through the capture on the event loop's timers: the
+    /// waits it asks for are the capture's gaps (records of one instant fed
+    /// together), and it feeds the same advertisements as `run`.
+    @Test func stepsWaitTheCapturesGapsAndFeedTheSameAdvertisements() throws {
+        let capture = try ReplayTests.capture("lab-passive-scan.btsnoop")
+        let timestamps = try BtsnoopReader.records(in: capture).map(\.timestamp)
+        let pipeline = DiscoveryPipeline(clock: ManualClock())
+        var lines: [String] = []
+        pipeline.onSighting { lines.append(MonitorLine.format($0)) }
+        let replay = try BtsnoopReplay(capture: capture, ingest: AdvertisingReportIngest { pipeline.record($0) })
+        var waits: [Duration] = []
+        while let wait = try replay.step() { waits.append(wait) }
+        let gaps = zip(timestamps, timestamps.dropFirst()).map { Duration.microseconds($1 - $0) }
+        #expect(waits == gaps.filter { $0 != .zero })
+        #expect(!waits.isEmpty)
+        #expect(replay.eventCount == 19)
+        #expect(lines == (try ReplayTests.monitorLines("lab-passive-scan.btsnoop")))
+        #expect(try replay.step() == nil)
+    }
+
     @Test func gapsAreNeverNegativeNorLongerThanAMinute() {
         #expect(BtsnoopReplay.gap(from: 5_000, to: 1_000) == .zero)
         #expect(BtsnoopReplay.gap(from: 0, to: 3_600_000_000) == .seconds(60))
