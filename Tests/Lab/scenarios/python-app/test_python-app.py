@@ -6,6 +6,7 @@ joins the lamp's hotspot through accessoryd and fetches the lamp's page, then fo
 presence. Issue #15: the API is usable from another language, shown, not claimed."""
 
 import os
+import grp
 import pwd
 import re
 import subprocess
@@ -45,11 +46,15 @@ class PythonAppTests(LabTestCase):
     @classmethod
     def setUpClass(cls):
         lab = cls.lab
-        # A user of the app's own, as a package would create it (the guest's /etc is a copy).
+        # A user of the app's own, as its package would create it. The guest's /etc is a
+        # copy of the host's, but useradd fails there writing /etc/shadow: a passwd line
+        # (no password, no login, the group nogroup) is all the app needs.
         try:
             pwd.getpwnam(USER)
         except KeyError:
-            lab.run(["useradd", "--system", "--no-create-home", "--shell", "/usr/sbin/nologin", USER]).check()
+            uid = next(uid for uid in range(999, 900, -1) if uid not in {p.pw_uid for p in pwd.getpwall()})
+            with open("/etc/passwd", "a") as handle:
+                handle.write(f"{USER}:x:{uid}:{grp.getgrnam('nogroup').gr_gid}::/nonexistent:/usr/sbin/nologin\n")
         apps = lab.write_app_manifests({"python-example": MANIFEST})
         cls.peripheral = lab.start_daemon(
             [lab.binary("lab-peripheral"), "serve", "--controller", "hci1", "--value", VALUE],
@@ -91,7 +96,7 @@ class PythonAppTests(LabTestCase):
                      "--follow", "3"]
         lab.log(f"$ (as {USER}) python3 examples/python/accessory_example.py " + " ".join(arguments))
         with open(log_path, "w") as log:
-            app = subprocess.Popen(["setpriv", f"--reuid={USER}", f"--regid={USER}", "--clear-groups",
+            app = subprocess.Popen(["setpriv", f"--reuid={USER}", "--regid=nogroup", "--clear-groups",
                                     "/usr/bin/python3", APP_SCRIPT, *arguments],
                                    stdin=subprocess.PIPE, stdout=log, stderr=subprocess.STDOUT, text=True, cwd="/",
                                    env={"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"})
@@ -105,8 +110,12 @@ class PythonAppTests(LabTestCase):
             # Popen can return while the child is still the forked python3 (root); look
             # once setpriv has exec'd the app's interpreter as its user.
             python = os.path.realpath("/usr/bin/python3")
-            lab.wait_until(lambda: os.path.realpath(f"/proc/{app.pid}/exe") == python, timeout=10,
-                           what="setpriv to exec the Python app")
+
+            def interpreter_runs():
+                if app.poll() is not None:
+                    raise AssertionError(f"the app ended (exit {app.returncode}) at once:\n{output()}")
+                return os.path.realpath(f"/proc/{app.pid}/exe") == python
+            lab.wait_until(interpreter_runs, timeout=10, what="setpriv to exec the Python app")
             with open(f"/proc/{app.pid}/status") as handle:
                 status = handle.read()
             uid = pwd.getpwnam(USER).pw_uid
