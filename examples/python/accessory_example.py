@@ -30,13 +30,14 @@ def say(line):
     print(line, flush=True)
 
 
-class Agent:
+class Client:
     """The app's view of accessoryd: one session, and only signals its bus name's owner sent."""
 
     def __init__(self, connection):
         self.bus = connection
         self.events = []  # (signal name, arguments), in order
         self.lost = None  # why accessoryd's name changed hands, once it did
+        self.present = {}  # accessory path -> Present, as last printed
         # Follow the name first, then ask who owns it: no change can slip in between.
         self.bus.signal_subscribe(BUS, BUS, "NameOwnerChanged", "/org/freedesktop/DBus", NAME,
                                   Gio.DBusSignalFlags.NONE, self._owner_changed)
@@ -85,7 +86,12 @@ class Agent:
     def _properties_changed(self, bus, sender, path, interface, member, parameters):
         _, changed, _ = parameters.unpack()
         if sender == self.owner and "Present" in changed:
-            say(f"presence: {path.rsplit('/', 1)[1]} present={'yes' if changed['Present'] else 'no'}")
+            self.show_presence(path, changed["Present"])
+
+    def show_presence(self, path, present):
+        if self.present.get(path) != present:
+            self.present[path] = present
+            say(f"presence: {path.rsplit('/', 1)[1]} present={'yes' if present else 'no'}")
 
     def wait(self, done, seconds):
         """Runs the main loop (signals) until done() or the time is up; done()'s last value."""
@@ -183,35 +189,39 @@ def main():
         connection = Gio.DBusConnection.new_for_address_sync(options.bus_address, flags, None, None)
     else:
         connection = Gio.bus_get_sync(Gio.BusType.SYSTEM, None)
-    agent = Agent(connection)
+    client = Client(connection)
 
-    sensor = agent.pick("Bluetooth sensor", {"ServiceUUID": options.service, "NameSubstring": options.name},
+    sensor = client.pick("Bluetooth sensor", {"ServiceUUID": options.service, "NameSubstring": options.name},
                         "BluetoothAddress")
     if not sensor:
         return 1
-    (handle,), fds = agent.call(NAME, agent.session, SESSION, "OpenBluetoothChannel",
+    (handle,), fds = client.call(NAME, client.session, SESSION, "OpenBluetoothChannel",
                                 ("oq", (sensor, 0)), "(h)", fds=Gio.UnixFDList())
     value = read_characteristic(fds.get(handle), options.characteristic)  # get() gives us our own copy
     say(f'read: {options.characteristic} = "{value.decode(errors="replace")}"')
 
-    lamp = agent.pick("Wi-Fi accessory", {"SSIDPrefix": options.ssid_prefix}, "SSID")
+    lamp = client.pick("Wi-Fi accessory", {"SSIDPrefix": options.ssid_prefix}, "SSID")
     if not lamp:
         return 1
-    result, interface, address = agent.session_call("JoinHotspot", ("os", (lamp, passphrase)), "(sss)", timeout=120)
+    result, interface, address = client.session_call("JoinHotspot", ("os", (lamp, passphrase)), "(sss)", timeout=120)
     say(f"hotspot: {result} interface={interface} address={address}")
     if result != "joined":
         return 1
     try:
         say("fetched: " + " / ".join(fetch(options.fetch, address).splitlines()))
     finally:
-        agent.session_call("LeaveHotspot", ("o", (lamp,)))
+        client.session_call("LeaveHotspot", ("o", (lamp,)))
         say("left the hotspot")
 
-    for path in agent.accessories:
-        say(f"presence: {path.rsplit('/', 1)[1]} present={'yes' if agent.property(path, 'Present') else 'no'}")
+    # Signals that came during the calls above first, then the state now; then changes.
+    context = GLib.MainContext.default()
+    while context.pending():
+        context.iteration(False)
+    for path in client.accessories:
+        client.show_presence(path, client.property(path, "Present"))
     say(f"following for {options.follow} s")
-    agent.wait(lambda: False, options.follow)
-    agent.session_call("Invalidate")
+    client.wait(lambda: False, options.follow)
+    client.session_call("Invalidate")
     return 0
 
 
