@@ -55,17 +55,6 @@ import TestSupport
             pass
         """
 
-    func acknowledgedCount() -> Int {
-        ((try? String(contentsOfFile: acknowledged, encoding: .utf8)) ?? "").split(separator: "\n").count
-    }
-
-    /// Until the driver has acknowledged a grant beyond `count`; the limit only keeps a
-    /// broken daemon from hanging the suite.
-    func waitForAcknowledgement(after count: Int, round: Int) throws {
-        for _ in 0..<6_000 where acknowledgedCount() <= count { usleep(10_000) }
-        try #require(acknowledgedCount() > count, "round \(round): no grant was acknowledged in 60 s")
-    }
-
     @Test func everyAcknowledgedGrantSurvivesSIGKILL() throws {
         let bus = try PrivateBus()
         let script = directory + "/driver.py"
@@ -74,12 +63,9 @@ import TestSupport
         var next = 0
         for round in 1...8 {
             let (daemon, _) = try startDaemon(bus)
-            let before = acknowledgedCount()
             let (driver, _, _) = try bus.start(["/usr/bin/python3", script, bus.address, "\(next)", acknowledged])
-            // Let it get one grant through (however slow the machine), write a while more,
-            // then pull the plug, mid-write or not.
-            try waitForAcknowledgement(after: before, round: round)
-            usleep(UInt32(random.next() % 400_000))
+            // Let it write a while, then pull the plug, mid-write or not.
+            usleep(UInt32(50_000 + random.next() % 400_000))
             kill(daemon.processIdentifier, SIGKILL)
             daemon.waitUntilExit()
             driver.waitUntilExit()
@@ -103,7 +89,8 @@ import TestSupport
             #expect(count >= acked.count && count - acked.count <= round, "round \(round)")
             #expect(!FileManager.default.fileExists(atPath: state + "/grants.corrupt"))
         }
-        #expect(acknowledgedCount() >= 8, "every round should have got a grant through")
+        let acked = (try? String(contentsOfFile: acknowledged, encoding: .utf8))?.split(separator: "\n") ?? []
+        #expect(acked.count > 8, "the driver should have got some grants through")
 
         // A restarted daemon serves them all.
         let (daemon, _) = try startDaemon(bus)
