@@ -33,13 +33,8 @@ import Testing
             #expect(parsed.name == page.interface, "\(page.interface): NAME starts with the interface")
             documented.merge(parsed)
         }
-        let declared = ReadmeAPITables.members(of: BusObjects.apiInterfaces)
-        let missing = declared.subtracting(documented.members)
-        let extra = documented.members.subtracting(declared)
-        #expect(missing.isEmpty, "declared but not in the man pages: \(missing.map(\.description).sorted())")
-        #expect(extra.isEmpty, "in the man pages but not declared: \(extra.map(\.description).sorted())")
-        #expect(documented.duplicates.isEmpty, "documented twice: \(documented.duplicates.map(\.description).sorted())")
-        #expect(documented.unreadable.isEmpty, "synopsis lines the test cannot read: \(documented.unreadable)")
+        expectTheDeclarations(listed: documented.members, twice: documented.duplicates,
+                              unreadable: documented.unreadable, in: "the man pages")
     }
 
     /// An error a page names is one accessoryd can answer: a page never

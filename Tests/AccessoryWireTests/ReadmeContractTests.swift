@@ -14,15 +14,9 @@ import Testing
 
     @Test func theAPITablesAreTheDeclarations() throws {
         let documented = try ReadmeAPITables.parse(String(contentsOf: Self.readme, encoding: .utf8))
-        let declared = ReadmeAPITables.members(of: BusObjects.apiInterfaces)
         #expect(documented.interfaces == Set(BusObjects.apiInterfaces.map(\.name)))
-        let missing = declared.subtracting(documented.members)
-        let extra = documented.members.subtracting(declared)
-        #expect(missing.isEmpty, "declared but not in the README: \(missing.map(\.description).sorted())")
-        #expect(extra.isEmpty, "in the README but not declared: \(extra.map(\.description).sorted())")
-        // Each member once: a table with a row twice would hide a wrong one behind a right one.
-        #expect(documented.duplicates.isEmpty, "documented twice: \(documented.duplicates.map(\.description).sorted())")
-        #expect(documented.unreadable.isEmpty, "rows the test cannot read: \(documented.unreadable)")
+        expectTheDeclarations(listed: documented.members, twice: documented.duplicates,
+                              unreadable: documented.unreadable, in: "the README")
     }
 
     @Test func theParserReadsEveryKindOfRow() throws {
@@ -66,6 +60,20 @@ import Testing
 }
 
 /// A member as both the README and the declarations can spell it.
+/// A document (the README's tables, the man pages) lists exactly the declared
+/// members, each once: a member listed twice would hide a wrong row behind a right one.
+func expectTheDeclarations(
+    listed members: Set<DocumentedMember>, twice duplicates: [DocumentedMember], unreadable: [String], in document: String
+) {
+    let declared = ReadmeAPITables.members(of: BusObjects.apiInterfaces)
+    let missing = declared.subtracting(members)
+    let extra = members.subtracting(declared)
+    #expect(missing.isEmpty, "declared but not in \(document): \(missing.map(\.description).sorted())")
+    #expect(extra.isEmpty, "in \(document) but not declared: \(extra.map(\.description).sorted())")
+    #expect(duplicates.isEmpty, "documented twice in \(document): \(duplicates.map(\.description).sorted())")
+    #expect(unreadable.isEmpty, "lines of \(document) the test cannot read: \(unreadable)")
+}
+
 struct DocumentedMember: Hashable, CustomStringConvertible {
     var interface: String
     /// `method`, `signal`, `property`.
