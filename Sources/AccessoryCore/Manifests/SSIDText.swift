@@ -39,6 +39,13 @@ public enum SSIDText {
                 return (0x20..<0x7F).contains(octet) ? String(Unicode.Scalar(octet)) : "\\x" + hexByte(octet)
             }.joined()
         }
-        return text.split(separator: "\\", omittingEmptySubsequences: false).joined(separator: "\\\\")
+        // By scalar, not by Character: a backslash followed by a combining mark
+        // is one Character, and splitting on "\\" would leave it unescaped.
+        var out = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            if scalar == "\\" { out.append("\\") }
+            out.append(scalar)
+        }
+        return String(out)
     }
 }

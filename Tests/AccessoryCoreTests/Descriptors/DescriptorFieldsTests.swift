@@ -137,4 +137,16 @@ import Testing
             try DescriptorFields.descriptor(from: [("NameSubstring", "a"), ("NameSubstring", "b")])
         }
     }
+
+    /// Found by the descriptor-fields fuzz target: a backslash followed by a
+    /// combining mark (one Character in Swift) was written unescaped, and the
+    /// field did not read back.
+    @Test func aBackslashBeforeACombiningMarkIsEscapedAndReadsBack() throws {
+        let octets = Array("00\u{01A3}\\\u{030E}".utf8)
+        #expect(SSIDText.escaped(octets) == "00\u{01A3}\\\\\u{030E}")
+        #expect(SSIDText.octets(SSIDText.escaped(octets)) == octets)
+        var descriptor = DiscoveryDescriptor()
+        descriptor.ssid = SSID(bytes: octets)
+        #expect(try DescriptorFields.descriptor(from: DescriptorFields.fields(of: descriptor)) == descriptor)
+    }
 }
