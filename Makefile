@@ -110,7 +110,7 @@ demo: build lab-deps
 ## Benchmarks: figures for docs/benchmarks.md, never a pass/fail. Home Assistant's
 ## bluetooth-data-tools comes from PyPI into a venv under .build/bench.
 BENCH_PACKAGES := valgrind python3-venv wpasupplicant binutils
-bench: build-deps
+bench: build-deps lab-deps
 	@$(call apt_install,$(BENCH_PACKAGES))
 	SWIFT=$(SWIFT) Tests/Bench/run
 

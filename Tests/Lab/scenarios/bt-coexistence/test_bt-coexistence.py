@@ -10,10 +10,8 @@ import subprocess
 import time
 
 from labkit import LabTestCase
+from labkit.message_ids import LISTENING, SCAN_STARTED
 
-# Sources/AccessoryCore/Logging/MessageID.swift
-SCAN_STARTED = "a09a12b27c5741b99f8c4f62bc48d396"
-LISTENING = "a6c5b1c3cc6145cd822260fca7b70c4c"
 
 ADV_DATA = bytes.fromhex("020106 03030f18 05ffffffc0e0 0709 4c6162546167".replace(" ", ""))
 LINE = re.compile(r"^bluetooth (?P<controller>\S+) (?P<device>\S+) ")

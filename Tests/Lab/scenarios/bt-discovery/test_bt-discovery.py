@@ -8,12 +8,8 @@ import subprocess
 import time
 
 from labkit import LabTestCase
+from labkit.message_ids import CONTROLLER_ADDED, CONTROLLER_REMOVED, SCAN_STARTED, SCAN_WATCHDOG
 
-# Sources/AccessoryCore/Logging/MessageID.swift
-SCAN_STARTED = "a09a12b27c5741b99f8c4f62bc48d396"
-SCAN_WATCHDOG = "69a94fee9d35445b9e71ff075e3d3b70"
-CONTROLLER_ADDED = "2292ea65534043e4ae5e3b02e7c5237a"
-CONTROLLER_REMOVED = "406ab176ac554ec5b8eb6569620e96bc"
 
 ADV_DATA = bytes.fromhex("020106 03030f18 04160f1864 05ffffff2a01 08094c616242756c62".replace(" ", ""))
 # The same advertiser after a firmware update: new manufacturer data and name.

@@ -10,15 +10,11 @@ import sys
 import time
 
 from labkit import LabTestCase
+from labkit.message_ids import CONTROLLER_ADDED, CONTROLLER_REMOVED, RECOVERING, SCAN_STARTED
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from vhci_peer import VirtualController  # noqa: E402
 
-# Sources/AccessoryCore/Logging/MessageID.swift
-SCAN_STARTED = "a09a12b27c5741b99f8c4f62bc48d396"
-RECOVERING = "50a2a603320244eabb3096027067be3e"
-CONTROLLER_ADDED = "2292ea65534043e4ae5e3b02e7c5237a"
-CONTROLLER_REMOVED = "406ab176ac554ec5b8eb6569620e96bc"
 
 CONTROLLER = "00:AA:FA:17:00:01"
 BEACON = "00:AB:FA:17:00:02"
