@@ -74,7 +74,7 @@ extension Daemon {
     /// file cannot be read or is not a btsnoop capture.
     func startCaptureInput(_ served: ServedCapture, on loop: EventLoop, logger: Logger) -> CaptureBluetoothInput? {
         guard let bytes = Self.readCapture(served.path) else { return nil }
-        let ingest = AdvertisingReportIngest { [discovery] in discovery.record($0) }
+        let ingest = AdvertisingReportIngest(pipeline: discovery)
         do {
             let input = try CaptureBluetoothInput(
                 capture: bytes, path: served.path, speed: served.speed, repeats: served.repeats,
