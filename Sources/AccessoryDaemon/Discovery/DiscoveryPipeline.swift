@@ -59,7 +59,8 @@ public final class DiscoveryPipeline {
 
     private func recorded(_ device: BluetoothDeviceIdentifier, _ events: [PresenceEvent]) {
         if !sightingObservers.isEmpty, let merged = registry[.bluetooth(device)]?.advertisement {
-            let sighting = Sighting.bluetooth(merged, matches: index.matches(merged))
+            // No descriptors, no matches: the monitor without any skips the lookups.
+            let sighting = Sighting.bluetooth(merged, matches: index.count == 0 ? [] : index.matches(merged))
             sightingObservers.forEach { $0(sighting) }
         }
         deliver(events)

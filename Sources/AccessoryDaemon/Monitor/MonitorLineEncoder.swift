@@ -152,7 +152,9 @@ struct MonitorLineEncoder {
     /// is, is copied as it is; anything else goes the Unicode way.
     mutating func appendQuoted(_ name: [UInt8]) {
         append("\"")
-        if name.allSatisfy({ $0 >= 0x20 && $0 <= 0x7E }) {
+        if name.allSatisfy({ $0 >= 0x20 && $0 <= 0x7E && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }) {
+            bytes.append(contentsOf: name)
+        } else if name.allSatisfy({ $0 >= 0x20 && $0 <= 0x7E }) {
             for byte in name {
                 if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { bytes.append(UInt8(ascii: "\\")) }
                 bytes.append(byte)
