@@ -37,8 +37,9 @@ public final class HCISocket {
     public let channel: Channel
     public let fd: Int32
     /// Where `receive(into:)` reads each packet: allocated once, for the
-    /// stream of reports a scan brings.
-    private let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: HCISocket.packetCapacity, alignment: 1)
+    /// stream of reports a scan brings, once the socket is bound (a failed
+    /// open leaks nothing).
+    private let scratch: UnsafeMutableRawBufferPointer
     /// The longest packet read; longer datagrams are cut, as before.
     static let packetCapacity = 2048
 
@@ -64,6 +65,7 @@ public final class HCISocket {
         self.fd = fd
         self.controllerIndex = controller
         self.channel = channel
+        scratch = .allocate(byteCount: Self.packetCapacity, alignment: 1)
     }
 
     deinit {
