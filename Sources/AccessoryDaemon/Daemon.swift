@@ -60,7 +60,7 @@ public final class Daemon {
     /// Everything heard goes through here.
     public let discovery = DiscoveryPipeline(clock: SystemMonotonicClock())
     /// `--monitor`: print every sighting, and keep the radios listening for it.
-    public var monitor: ((DiscoveryPipeline.Sighting) -> Void)?
+    public var monitor: MonitorOutput?
 
     public init(
         sources: ConfigurationSources, configuration: DaemonConfiguration, logLevelOverride: Logger.Level?,
@@ -179,7 +179,12 @@ public final class Daemon {
                     }
                 }, logger: logger)
             }
-            if let monitor { discovery.onSighting(monitor) }
+            if let monitor {
+                discovery.onSighting { monitor.write($0) }
+                // Lines go out together once the loop has handled what woke it.
+                try loop.afterEachBusyIteration { monitor.flush() }
+            }
+            defer { monitor?.flush() }
             discovery.onPresence { [unowned self] _ in armPresenceTimer() }
             // Radios: the discovery components start here, on this loop.
             if configuration.wifiEnabled && servedCapture == nil {

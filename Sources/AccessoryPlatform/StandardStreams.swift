@@ -8,17 +8,23 @@ public enum StandardError {
     public static var isTerminal: Bool { isatty(2) == 1 }
 }
 
-/// Unbuffered lines on file descriptor 1, so `--monitor` output reaches a
-/// pipe line by line as it happens.
+/// Unbuffered writes on file descriptor 1: each call's text reaches a pipe
+/// as it is written (`--monitor` gathers its lines and writes them together).
 public enum StandardOutput {
     public static func write(_ text: String) { writeAll(text, to: 1) }
+
+    public static func write(_ bytes: UnsafeRawBufferPointer) { writeAll(bytes, to: 1) }
 }
 
 private func writeAll(_ text: String, to fd: Int32) {
-    let bytes = Array(text.utf8)
+    Array(text.utf8).withUnsafeBytes { writeAll($0, to: fd) }
+}
+
+private func writeAll(_ bytes: UnsafeRawBufferPointer, to fd: Int32) {
+    guard let base = bytes.baseAddress else { return }
     var offset = 0
     while offset < bytes.count {
-        let written = retryingOnInterrupt { bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) } }
+        let written = retryingOnInterrupt { Glibc.write(fd, base + offset, bytes.count - offset) }
         guard written > 0 else { return }
         offset += written
     }

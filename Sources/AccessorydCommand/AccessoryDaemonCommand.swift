@@ -136,8 +136,8 @@ public struct AccessoryDaemonCommand: ParsableCommand {
             daemon.servedCapture = .init(path: replay, speed: replaySpeed ?? .recorded, repeats: replayLoop)
         }
         if monitor {
-            // Unbuffered: one line per update as it happens, even into a pipe.
-            daemon.monitor = { StandardOutput.write(MonitorLine.format($0) + "\n") }
+            // Each line as soon as the daemon is done with what it heard, even into a pipe.
+            daemon.monitor = MonitorOutput()
         }
         if let descriptors {
             do {

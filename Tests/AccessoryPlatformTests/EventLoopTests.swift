@@ -48,6 +48,30 @@ import Testing
         #expect(reads == [7])
     }
 
+    /// The monitor's flush point: after the events of a wake-up were
+    /// handled, once per wake-up, and never on its own while nothing happens.
+    @Test func afterEachBusyIterationRunsOncePerWakeUpAndNeverAlone() throws {
+        let loop = try EventLoop(pingsWatchdog: false)
+        var fds: [Int32] = [0, 0]
+        #expect(pipe(&fds) == 0)
+        defer { close(fds[0]); close(fds[1]) }
+        var log: [String] = []
+        let token = try loop.watch(fd: fds[0]) { _ in
+            var byte: UInt8 = 0
+            while read(fds[0], &byte, 1) == 1 { log.append("read \(byte)") }
+        }
+        defer { loop.stopWatching(token) }
+        try loop.afterEachBusyIteration { log.append("after") }
+        _ = fcntl(fds[0], F_SETFL, O_NONBLOCK)
+        for _ in 0..<5 { _ = loop.runOnce(timeout: .milliseconds(5)) }
+        #expect(log == [])
+        var bytes: [UInt8] = [1, 2]
+        _ = write(fds[1], &bytes, 2)
+        for _ in 0..<20 where !log.contains("after") { _ = loop.runOnce(timeout: .milliseconds(100)) }
+        for _ in 0..<5 { _ = loop.runOnce(timeout: .milliseconds(5)) }
+        #expect(log == ["read 1", "read 2", "after"])
+    }
+
     @Test func exitEndsRunWithTheCode() throws {
         let loop = try EventLoop()
         try loop.after(.milliseconds(1)) { loop.exit(code: 3) }

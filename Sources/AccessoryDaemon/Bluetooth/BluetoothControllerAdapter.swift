@@ -16,6 +16,8 @@ final class BluetoothControllerAdapter {
     private let clock: any MonotonicClock
     private var logger: Logger
     private var watchToken: WatchToken?
+    /// The packet being handled, without its H4 type octet; its storage is kept from packet to packet.
+    private var packet: [UInt8] = []
     private var commandTimer: TimerToken?
     private var retryTimer: TimerToken?
     private var tickTimer: TimerToken?
@@ -85,23 +87,23 @@ final class BluetoothControllerAdapter {
 
     private func readAvailable() {
         do {
-            while let packet = try socket.receive() {
-                handle(packet)
+            while let type = try socket.receive(into: &packet) {
+                handle(type)
             }
         } catch {
             fail(error)
         }
     }
 
-    private func handle(_ packet: [UInt8]) {
-        guard let indicator = packet.first else { return }
-        let now = clock.now
-        switch indicator {
+    /// The packet just received, of H4 `type`.
+    private func handle(_ type: UInt8) {
+        switch type {
         case HCISocket.eventPacketType:
-            guard let event = ingest.ingest(event: Array(packet.dropFirst()), controller: index) else { return }
+            let now = clock.now
+            guard let event = ingest.ingest(event: packet, controller: index) else { return }
             perform(machine.received(event, now: now))
         case HCISocket.commandPacketType:
-            guard let command = try? HCICommandPacket.decode(packet.dropFirst()) else { return }
+            guard let command = try? HCICommandPacket.decode(packet) else { return }
             perform(machine.observed(command))
         default:
             break

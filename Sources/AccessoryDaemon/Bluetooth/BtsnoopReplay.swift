@@ -16,7 +16,11 @@ public final class BtsnoopReplay {
     private var reader: BtsnoopReader
     private let ingest: AdvertisingReportIngest
     /// The record `step` read ahead to learn the gap before it.
-    private var pending: BtsnoopRecord?
+    private var pending: BtsnoopRecordLocation?
+    /// The event being fed, copied out of the capture into storage kept from
+    /// record to record: the ingest takes an array, and a new one per record
+    /// would be an allocation per report.
+    private var event: [UInt8] = []
     public private(set) var eventCount = 0
 
     public init(capture: [UInt8], ingest: AdvertisingReportIngest) throws(BtsnoopError) {
@@ -44,7 +48,7 @@ public final class BtsnoopReplay {
         guard var record = try nextRecord() else { return nil }
         while true {
             feed(record)
-            guard let next = try reader.next() else { return nil }
+            guard let next = try reader.nextLocation() else { return nil }
             let wait = Self.gap(from: record.timestamp, to: next.timestamp)
             guard wait == .zero else {
                 pending = next
@@ -54,12 +58,12 @@ public final class BtsnoopReplay {
         }
     }
 
-    private func nextRecord() throws(BtsnoopError) -> BtsnoopRecord? {
+    private func nextRecord() throws(BtsnoopError) -> BtsnoopRecordLocation? {
         if let record = pending {
             pending = nil
             return record
         }
-        return try reader.next()
+        return try reader.nextLocation()
     }
 
     /// The wait between two records: never negative (clocks in captures may
@@ -71,9 +75,11 @@ public final class BtsnoopReplay {
         return .microseconds(min(difference, 60_000_000))
     }
 
-    private func feed(_ record: BtsnoopRecord) {
+    private func feed(_ record: BtsnoopRecordLocation) {
         guard record.opcode == .eventPacket else { return }
         eventCount &+= 1
-        ingest.ingest(event: record.packet, controller: record.controllerIndex)
+        event.removeAll(keepingCapacity: true)
+        event.append(contentsOf: reader.bytes[record.packet])
+        ingest.ingest(event: event, controller: record.controllerIndex)
     }
 }

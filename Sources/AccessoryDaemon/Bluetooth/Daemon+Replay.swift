@@ -11,7 +11,7 @@ extension Daemon {
         var logger = Logger(label: Self.identifier)
         logger.logLevel = .info
         guard let bytes = Self.readCapture(path) else { return Self.exitFailure }
-        if let monitor { discovery.onSighting(monitor) }
+        if let monitor { discovery.onSighting { monitor.write($0) } }
         let ingest = AdvertisingReportIngest(pipeline: discovery)
         let replay: BtsnoopReplay
         do {
@@ -23,10 +23,15 @@ extension Daemon {
 
         var failure: BtsnoopError?
         do {
-            try replay.run(speed: speed, sleep: ReplayPacing.sleep(for:))
+            try replay.run(speed: speed) { [monitor] gap in
+                // The lines so far are out before the capture pauses.
+                if gap > .zero { monitor?.flush() }
+                ReplayPacing.sleep(for: gap)
+            }
         } catch {
             failure = error
         }
+        monitor?.flush()
         let drops = ingest.allDrops.summary
         logger.info("Replayed \(replay.eventCount) HCI events: \(ingest.advertisementCount) advertisements\(drops.isEmpty ? "" : ", dropped " + drops)")
         if let failure {
@@ -69,7 +74,7 @@ extension Daemon {
     /// file cannot be read or is not a btsnoop capture.
     func startCaptureInput(_ served: ServedCapture, on loop: EventLoop, logger: Logger) -> CaptureBluetoothInput? {
         guard let bytes = Self.readCapture(served.path) else { return nil }
-        let ingest = AdvertisingReportIngest { [discovery] in discovery.record($0) }
+        let ingest = AdvertisingReportIngest(pipeline: discovery)
         do {
             let input = try CaptureBluetoothInput(
                 capture: bytes, path: served.path, speed: served.speed, repeats: served.repeats,

@@ -15,7 +15,7 @@ public final class DiscoveryPipeline {
     private let clock: any MonotonicClock
     private var sightingObservers: [(Sighting) -> Void] = []
     private var presenceObservers: [(PresenceEvent) -> Void] = []
-    private var heardObservers: [(TrackedAccessory) -> Void] = []
+    private var heardObservers: [(wants: (AccessoryKey) -> Bool, observer: (TrackedAccessory) -> Void)] = []
 
     public init(clock: any MonotonicClock, presence: PresenceConfiguration = PresenceConfiguration(),
                 matching: MatchingConfiguration = MatchingConfiguration()) {
@@ -29,9 +29,13 @@ public final class DiscoveryPipeline {
     public func onSighting(_ observer: @escaping (Sighting) -> Void) { sightingObservers.append(observer) }
     public func onPresence(_ observer: @escaping (PresenceEvent) -> Void) { presenceObservers.append(observer) }
 
-    /// Everything heard, as the registry now knows it: how granted
-    /// accessories' presence and advertisements reach their apps.
-    public func onHeard(_ observer: @escaping (TrackedAccessory) -> Void) { heardObservers.append(observer) }
+    /// Everything heard that `wants` asks for (by key), as the registry now
+    /// knows it: how granted accessories' presence and advertisements reach
+    /// their apps. `wants` sees every report first, so a device nobody wants
+    /// is not copied out of the registry report after report.
+    public func onHeard(when wants: @escaping (AccessoryKey) -> Bool, _ observer: @escaping (TrackedAccessory) -> Void) {
+        heardObservers.append((wants, observer))
+    }
 
     /// Whether anyone wants every sighting (the monitor), not only matches.
     public var hasSightingObservers: Bool { !sightingObservers.isEmpty }
@@ -55,7 +59,8 @@ public final class DiscoveryPipeline {
 
     private func recorded(_ device: BluetoothDeviceIdentifier, _ events: [PresenceEvent]) {
         if !sightingObservers.isEmpty, let merged = registry[.bluetooth(device)]?.advertisement {
-            let sighting = Sighting.bluetooth(merged, matches: index.matches(merged))
+            // No descriptors, no matches: the monitor without any skips the lookups.
+            let sighting = Sighting.bluetooth(merged, matches: index.count == 0 ? [] : index.matches(merged))
             sightingObservers.forEach { $0(sighting) }
         }
         deliver(events)
@@ -73,8 +78,12 @@ public final class DiscoveryPipeline {
     }
 
     private func tellHeard(_ key: AccessoryKey) {
-        guard !heardObservers.isEmpty, let tracked = registry[key] else { return }
-        heardObservers.forEach { $0(tracked) }
+        var tracked: TrackedAccessory?
+        for (wants, observer) in heardObservers where wants(key) {
+            if tracked == nil { tracked = registry[key] }
+            guard let tracked else { return }
+            observer(tracked)
+        }
     }
 
     /// Presence losses due by now; the daemon calls this from a timer set to

@@ -1,19 +1,12 @@
 import AccessoryCore
 
 /// `accessoryd --monitor`'s output: one line per device update, stable
-/// enough for scripts and the lab to parse (`key=value` after the kind).
+/// enough for scripts and the lab to parse (`key=value` after the kind),
+/// ending in ` matches=` and the descriptors matched (`app#id`, sorted) when any.
 public enum MonitorLine {
     public static func format(_ sighting: DiscoveryPipeline.Sighting) -> String {
-        switch sighting {
-        case .bluetooth(let advertisement, let matches):
-            return bluetooth(advertisement) + suffix(matches)
-        case .wifi(let network, let matches):
-            return wifi(network) + suffix(matches)
-        }
-    }
-
-    private static func suffix(_ matches: Set<DescriptorMatch>) -> String {
-        guard !matches.isEmpty else { return "" }
-        return " matches=" + matches.map(\.description).sorted().joined(separator: ",")
+        var encoder = MonitorLineEncoder()
+        encoder.append(sighting)
+        return String(decoding: encoder.bytes, as: UTF8.self)
     }
 }

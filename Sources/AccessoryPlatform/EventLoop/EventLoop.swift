@@ -89,6 +89,20 @@ public final class EventLoop {
         handlers[source] = handler
     }
 
+    /// Runs `handler` at the end of every loop iteration that handled
+    /// something, before the loop waits again: for work best done once per
+    /// burst rather than per event (the monitor writes its lines then). It
+    /// never wakes an idle loop by itself.
+    public func afterEachBusyIteration(_ handler: @escaping Handler) throws(SystemError) {
+        var source: OpaquePointer?
+        let result = sd_event_add_post(event, &source, { source, userdata in
+            EventLoop.from(userdata).fire(source)
+            return 0
+        }, Unmanaged.passUnretained(self).toOpaque())
+        guard result >= 0, let source else { throw SystemError(operation: "sd_event_add_post", errno: -result) }
+        handlers[source] = handler
+    }
+
     /// Runs `handler` once at `now + delay` on the loop's clock (a negative
     /// delay counts as zero). `.zero` runs it on a later loop iteration,
     /// never from inside this call. Returns a token to cancel it.

@@ -36,6 +36,12 @@ public final class HCISocket {
     public let controllerIndex: UInt16
     public let channel: Channel
     public let fd: Int32
+    /// Where `receive(into:)` reads each packet: allocated once, for the
+    /// stream of reports a scan brings, once the socket is bound (a failed
+    /// open leaks nothing).
+    private let scratch: UnsafeMutableRawBufferPointer
+    /// The longest packet read; longer datagrams are cut, as before.
+    static let packetCapacity = 2048
 
     public init(controller: UInt16, channel: Channel = .raw) throws(SystemError) {
         let fd = socket(
@@ -59,9 +65,13 @@ public final class HCISocket {
         self.fd = fd
         self.controllerIndex = controller
         self.channel = channel
+        scratch = .allocate(byteCount: Self.packetCapacity, alignment: 1)
     }
 
-    deinit { close(fd) }
+    deinit {
+        close(fd)
+        scratch.deallocate()
+    }
 
     /// Lets only these packet types and event codes through (raw channel;
     /// the user channel delivers everything). Event codes above 63 share
@@ -93,6 +103,32 @@ public final class HCISocket {
         if count >= 0 { return Array(buffer[0..<count]) }
         if errno == EAGAIN { return nil }
         throw SystemError.last("read(hci\(controllerIndex))")
+    }
+
+    /// The next packet's H4 type octet, with the packet after it written over
+    /// `packet`, whose storage is reused: a scan's stream of reports costs no
+    /// allocation here. Nil when no packet (or an empty datagram) is waiting.
+    public func receive(into packet: inout [UInt8]) throws(SystemError) -> UInt8? {
+        do {
+            return try Self.receive(from: fd, into: &packet, scratch: scratch)
+        } catch {
+            throw SystemError(operation: "read(hci\(controllerIndex))", errno: error.errno)
+        }
+    }
+
+    /// `receive(into:)` on any datagram descriptor (the tests use a socket pair).
+    static func receive(
+        from fd: Int32, into packet: inout [UInt8], scratch: UnsafeMutableRawBufferPointer
+    ) throws(SystemError) -> UInt8? {
+        let count = retryingOnInterrupt { read(fd, scratch.baseAddress, scratch.count) }
+        if count < 0 {
+            if errno == EAGAIN { return nil }
+            throw SystemError.last("read")
+        }
+        guard count > 0 else { return nil }
+        packet.removeAll(keepingCapacity: true)
+        packet.append(contentsOf: UnsafeRawBufferPointer(rebasing: scratch[1..<count]))
+        return scratch[0]
     }
 
     /// Waits up to `timeout` for a packet to read. Only for the last words at

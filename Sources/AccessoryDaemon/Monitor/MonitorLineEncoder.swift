@@ -1,0 +1,281 @@
+import AccessoryCore
+
+/// Writes monitor lines as UTF-8 into `bytes`, field by field, without a
+/// String per field: `--monitor` prints a line for every report heard, and
+/// building Strings cost more than all of discovery. The buffer and the
+/// scratch tables keep their storage from line to line, so a steady stream of
+/// lines allocates nothing. `MonitorLine` documents the format; its String
+/// forms are decoded from these bytes.
+struct MonitorLineEncoder {
+    /// The lines written so far (each `append` adds one, without its newline).
+    var bytes: [UInt8] = []
+    private var serviceData: [(key: BluetoothUUID, value: [UInt8])] = []
+    private var manufacturerData: [(key: UInt16, value: [[UInt8]])] = []
+    private var matchText: [UInt8] = []
+    private var matchRanges: [Range<Int>] = []
+
+    mutating func append(_ sighting: DiscoveryPipeline.Sighting) {
+        switch sighting {
+        case .bluetooth(let advertisement, let matches):
+            append(advertisement)
+            append(matches)
+        case .wifi(let network, let matches):
+            // A BSS is heard once per scan, not per report: its String form is cheap enough.
+            append(text: MonitorLine.wifi(network))
+            append(matches)
+        }
+    }
+
+    // MARK: Bluetooth
+
+    mutating func append(_ advertisement: Advertisement) {
+        let data = advertisement.data
+        append("bluetooth ")
+        if let index = advertisement.controllerIndex {
+            append("hci")
+            appendDecimal(Int(index))
+        } else {
+            append("replay")
+        }
+        append(" ")
+        append(advertisement.device)
+        append(" rssi=")
+        if let rssi = advertisement.rssi { appendDecimal(Int(rssi)) } else { append("none") }
+        if let txPower = advertisement.txPower ?? data.txPowerLevel {
+            append(" tx_power=")
+            appendDecimal(Int(txPower))
+        }
+        append(advertisement.isConnectable ? " connectable=yes" : " connectable=no")
+        append(advertisement.isScannable ? " scannable=yes" : " scannable=no")
+        // The complete name when heard, else the shortened one (`localNameBytes`).
+        if let name = data.completeLocalName {
+            append(" name=")
+            appendQuoted(name)
+        } else if let name = data.shortenedLocalName {
+            append(" short_name=")
+            appendQuoted(name)
+        }
+        appendServiceUUIDs(data)
+        if !data.serviceData.isEmpty {
+            append(" service_data=")
+            serviceData.removeAll(keepingCapacity: true)
+            for entry in data.serviceData { serviceData.append(entry) }
+            serviceData.sort { $0.key < $1.key }
+            for (position, entry) in serviceData.enumerated() {
+                if position > 0 { append(",") }
+                append(entry.key)
+                append(":")
+                appendHex(entry.value)
+            }
+            serviceData.removeAll(keepingCapacity: true)
+        }
+        if !data.manufacturerDataValues.isEmpty {
+            append(" manufacturer=")
+            manufacturerData.removeAll(keepingCapacity: true)
+            for entry in data.manufacturerDataValues { manufacturerData.append(entry) }
+            manufacturerData.sort { $0.key < $1.key }
+            var first = true
+            for (company, values) in manufacturerData {
+                // Each value of a company as its own `company:hex`, in the order heard.
+                for value in values {
+                    if !first { append(",") }
+                    first = false
+                    appendHex16(company)
+                    append(":")
+                    appendHex(value)
+                }
+            }
+            manufacturerData.removeAll(keepingCapacity: true)
+        }
+        if let appearance = data.appearance {
+            append(" appearance=0x")
+            appendHex16(appearance)
+        }
+        if let flags = data.flags {
+            append(" flags=0x")
+            appendHexByte(flags, uppercase: false)
+        }
+    }
+
+    /// `uuids=` as `AdvertisingData.serviceUUIDs` lists them: the complete
+    /// list first, then the incomplete one, each UUID once. Lists are a few
+    /// UUIDs long, so repeats are looked for in place instead of in a Set.
+    private mutating func appendServiceUUIDs(_ data: AdvertisingData) {
+        let complete = data.completeServiceUUIDs
+        let incomplete = data.incompleteServiceUUIDs
+        var first = true
+        for (position, uuid) in complete.enumerated() where !complete[..<position].contains(uuid) {
+            append(first ? " uuids=" : ",")
+            first = false
+            append(uuid)
+        }
+        for (position, uuid) in incomplete.enumerated()
+        where !complete.contains(uuid) && !incomplete[..<position].contains(uuid) {
+            append(first ? " uuids=" : ",")
+            first = false
+            append(uuid)
+        }
+    }
+
+    /// `C0:FF:EE:00:00:01/random`, as `BluetoothDeviceIdentifier.description`.
+    private mutating func append(_ device: BluetoothDeviceIdentifier) {
+        let address = device.address.rawValue
+        for shift in stride(from: 40, through: 0, by: -8) {
+            if shift < 40 { append(":") }
+            appendHexByte(UInt8(truncatingIfNeeded: address >> UInt64(shift)), uppercase: true)
+        }
+        append("/")
+        append(text: device.addressType.description)
+    }
+
+    /// The canonical uppercase form, as `BluetoothUUID.description`: `180F`,
+    /// `0000FE2C`-style never for a 16-bit alias, 8-4-4-4-12 otherwise.
+    private mutating func append(_ uuid: BluetoothUUID) {
+        if let short = uuid.shortValue {
+            let width = short <= 0xFFFF ? 2 : 4
+            for octet in (0..<width).reversed() {
+                appendHexByte(UInt8(truncatingIfNeeded: short >> UInt32(8 * octet)), uppercase: true)
+            }
+            return
+        }
+        for octet in 0..<16 {
+            if octet == 4 || octet == 6 || octet == 8 || octet == 10 { append("-") }
+            let half = octet < 8 ? uuid.high : uuid.low
+            appendHexByte(UInt8(truncatingIfNeeded: half >> UInt64(56 - 8 * (octet % 8))), uppercase: true)
+        }
+    }
+
+    // MARK: Names from the air
+
+    /// A name from the air in double quotes, always on one line (the rules
+    /// are `MonitorLine.quoted`'s). Printable ASCII, what nearly every name
+    /// is, is copied as it is; anything else goes the Unicode way.
+    mutating func appendQuoted(_ name: [UInt8]) {
+        append("\"")
+        if name.allSatisfy({ $0 >= 0x20 && $0 <= 0x7E && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }) {
+            bytes.append(contentsOf: name)
+        } else if name.allSatisfy({ $0 >= 0x20 && $0 <= 0x7E }) {
+            for byte in name {
+                if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { bytes.append(UInt8(ascii: "\\")) }
+                bytes.append(byte)
+            }
+        } else if let text = String(validating: name, as: UTF8.self) {
+            for scalar in text.unicodeScalars {
+                if scalar == "\"" || scalar == "\\" {
+                    bytes.append(UInt8(ascii: "\\"))
+                    bytes.append(UInt8(truncatingIfNeeded: scalar.value))
+                } else if Self.isEscaped(scalar) {
+                    for byte in UTF8.encode(scalar)! { appendEscaped(byte) }
+                } else {
+                    bytes.append(contentsOf: UTF8.encode(scalar)!)
+                }
+            }
+        } else {
+            for byte in name {
+                switch byte {
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"):
+                    bytes.append(UInt8(ascii: "\\"))
+                    bytes.append(byte)
+                case 0x20...0x7E:
+                    bytes.append(byte)
+                default:
+                    appendEscaped(byte)
+                }
+            }
+        }
+        append("\"")
+    }
+
+    /// Characters that would break the line or hide what is there.
+    private static func isEscaped(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.properties.generalCategory {
+        case .control, .format, .lineSeparator, .paragraphSeparator, .unassigned, .surrogate, .privateUse: true
+        default: false
+        }
+    }
+
+    private mutating func appendEscaped(_ byte: UInt8) {
+        append("\\x")
+        appendHexByte(byte, uppercase: false)
+    }
+
+    // MARK: Matches
+
+    /// ` matches=` and the descriptors matched, by their descriptions
+    /// (`app#id`) sorted as Strings sort; nothing when none matched.
+    mutating func append(_ matches: Set<DescriptorMatch>) {
+        guard !matches.isEmpty else { return }
+        append(" matches=")
+        matchText.removeAll(keepingCapacity: true)
+        matchRanges.removeAll(keepingCapacity: true)
+        for match in matches {
+            let start = matchText.count
+            var app = match.app.rawValue
+            app.withUTF8 { matchText.append(contentsOf: $0) }
+            matchText.append(UInt8(ascii: "#"))
+            Self.appendDecimal(match.descriptorID.rawValue, to: &matchText)
+            matchRanges.append(start..<matchText.count)
+        }
+        if matchText.contains(where: { $0 >= 0x80 }) {
+            // Strings sort by their normalized scalars, which the bytes of a
+            // name that is not ASCII need not follow: sort those as Strings.
+            append(text: matches.map(\.description).sorted().joined(separator: ","))
+            return
+        }
+        let text = matchText
+        matchRanges.sort { text[$0].lexicographicallyPrecedes(text[$1]) }
+        for (position, range) in matchRanges.enumerated() {
+            if position > 0 { append(",") }
+            bytes.append(contentsOf: text[range])
+        }
+    }
+
+    // MARK: Digits
+
+    /// ASCII text given in the source (a literal resolves here, not to the String overload).
+    @inline(__always)
+    private mutating func append(_ literal: StaticString) {
+        literal.withUTF8Buffer { for byte in $0 { bytes.append(byte) } }
+    }
+
+    private mutating func append(text: String) {
+        var text = text
+        text.withUTF8 { bytes.append(contentsOf: $0) }
+    }
+
+    private mutating func appendDecimal(_ value: Int) {
+        if value < 0 { bytes.append(UInt8(ascii: "-")) }
+        Self.appendDecimal(UInt64(value.magnitude), to: &bytes)
+    }
+
+    private static func appendDecimal(_ value: UInt64, to out: inout [UInt8]) {
+        var divisor: UInt64 = 1
+        while value / divisor >= 10 { divisor *= 10 }
+        repeat {
+            out.append(UInt8(ascii: "0") + UInt8(value / divisor % 10))
+            divisor /= 10
+        } while divisor > 0
+    }
+
+    private mutating func appendHex16(_ value: UInt16) {
+        appendHexByte(UInt8(truncatingIfNeeded: value >> 8), uppercase: false)
+        appendHexByte(UInt8(truncatingIfNeeded: value), uppercase: false)
+    }
+
+    /// Lowercase hex, no separators, as `hexString`.
+    private mutating func appendHex(_ value: [UInt8]) {
+        for byte in value { appendHexByte(byte, uppercase: false) }
+    }
+
+    @inline(__always)
+    private mutating func appendHexByte(_ byte: UInt8, uppercase: Bool) {
+        bytes.append(Self.hexDigit(byte >> 4, uppercase: uppercase))
+        bytes.append(Self.hexDigit(byte & 0x0F, uppercase: uppercase))
+    }
+
+    /// Computed, as `hexByte` does: no digit tables chosen by a condition (see there).
+    @inline(__always)
+    private static func hexDigit(_ nibble: UInt8, uppercase: Bool) -> UInt8 {
+        nibble < 10 ? UInt8(ascii: "0") + nibble : (uppercase ? UInt8(ascii: "A") : UInt8(ascii: "a")) + (nibble - 10)
+    }
+}
