@@ -25,7 +25,6 @@ let package = Package(
         .library(name: "AccessorySetup", targets: ["AccessorySetup"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.0"),
     ],
     targets: [
@@ -73,20 +72,21 @@ let package = Package(
                 "AccessoryCore", "AccessoryCodecs", "AccessoryPlatform", "AccessoryRadios", "AccessoryWire",
                 .product(name: "Logging", package: "swift-log"),
             ]),
+        // The command line: options, arguments, subcommands, help and bash
+        // completions from one declaration; standard library only, no
+        // reflection, so that parsing touches little of the binary at start.
+        .target(name: "AccessoryCommandLine"),
         // The commands, as libraries: the shipped accessoryd is one multi-call
         // executable holding both (accessoryctl is a link to it).
         .target(
             name: "AccessorydCommand",
             dependencies: [
-                "AccessoryDaemon", "AccessoryPlatform",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "AccessoryCommandLine", "AccessoryCore", "AccessoryDaemon", "AccessoryPlatform",
+                .product(name: "Logging", package: "swift-log"),
             ]),
         .target(
             name: "AccessoryctlCommand",
-            dependencies: [
-                "AccessorySetup", "AccessoryCore", "AccessoryPlatform", "AccessoryWire",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]),
+            dependencies: ["AccessoryCommandLine", "AccessorySetup", "AccessoryCore", "AccessoryPlatform", "AccessoryWire"]),
         .executableTarget(name: "accessoryd", dependencies: ["AccessorydCommand", "AccessoryctlCommand"]),
         .executableTarget(name: "accessoryctl", dependencies: ["AccessoryctlCommand"]),
         .target(name: "AccessorySetup", dependencies: ["AccessoryCore", "AccessoryATT", "AccessoryPlatform", "AccessoryWire"]),
@@ -100,6 +100,7 @@ let package = Package(
         .executableTarget(
             name: "accessory-bench", dependencies: ["AccessoryCore", "AccessoryCodecs", "AccessoryDaemon", "TestSupport"]),
 
+        .testTarget(name: "AccessoryCommandLineTests", dependencies: ["AccessoryCommandLine"]),
         .testTarget(name: "AccessoryCoreTests", dependencies: ["AccessoryCore", "TestSupport"]),
         .testTarget(
             name: "AccessoryCodecsTests", dependencies: ["AccessoryCodecs", "AccessoryATT", "AccessoryCore", "TestSupport"],
