@@ -92,11 +92,19 @@ let package = Package(
         // 770 kB of .rela.dyn read at every start. No symbol exported: the Swift
         // toolchain's static-stdlib link asks for -export-dynamic, which put
         // ~9,400 of our symbols (850 kB) in the dynamic symbol table for nothing.
+        // The functions that run until the daemon idles are laid out together
+        // (packaging/link/startup-order makes the list): the kernel maps 64 kB
+        // around every page touched, and spread over .text they made most of
+        // it resident.
         .executableTarget(
             name: "accessoryd", dependencies: ["AccessorydCommand", "AccessoryctlCommand"],
             linkerSettings: [
                 .unsafeFlags(
-                    ["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs", "-Xlinker", "--no-export-dynamic"],
+                    [
+                        "-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs", "-Xlinker", "--no-export-dynamic",
+                        "-Xlinker", "--symbol-ordering-file=\(Context.packageDirectory)/packaging/link/accessoryd-startup.order",
+                        "-Xlinker", "--no-warn-symbol-ordering",
+                    ],
                     .when(platforms: [.linux])),
             ]),
         .executableTarget(name: "accessoryctl", dependencies: ["AccessoryctlCommand"]),
