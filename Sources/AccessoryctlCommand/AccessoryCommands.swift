@@ -1,14 +1,19 @@
 import AccessoryCore
 import AccessoryPlatform
-import ArgumentParser
+import AccessoryCommandLine
 
 /// `accessoryctl accessories`.
 struct Accessories: AdminCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "accessories",
-        abstract: "List every accessory granted to an app: id, app, name, state, address or SSID.")
+    static let declaration = CommandDeclaration(
+        "accessories",
+        abstract: "List every accessory granted to an app: id, app, name, state, address or SSID.",
+        options: [BusOptions.busAddress])
 
-    @OptionGroup var bus: BusOptions
+    var busAddress: String?
+
+    init(_ line: ParsedCommandLine) {
+        busAddress = line.value("bus-address")
+    }
 
     func run(_ client: AdminClient) throws(AdminError) {
         StandardOutput.write(AdminFormat.accessories(try client.listAccessories()))
@@ -17,17 +22,19 @@ struct Accessories: AdminCommand {
 
 /// `accessoryctl remove ID`.
 struct Remove: AdminCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "remove",
-        abstract: "Revoke an accessory: its app loses it and is told so.")
+    static let declaration = CommandDeclaration(
+        "remove",
+        abstract: "Revoke an accessory: its app loses it and is told so.",
+        options: [BusOptions.busAddress],
+        arguments: [ArgumentDeclaration("id", help: "The accessory's id (or object path), see 'accessoryctl accessories'.")])
 
-    @Argument(help: ArgumentHelp("The accessory's id (or object path), see 'accessoryctl accessories'.", valueName: "id"))
     var id: String
+    var busAddress: String?
 
-    @OptionGroup var bus: BusOptions
-
-    func validate() throws {
-        if AccessoryPath.id(id).isEmpty { throw ValidationError("the accessory id is empty") }
+    init(_ line: ParsedCommandLine) throws(CommandLineError) {
+        id = try line.requiredArgument("id")
+        busAddress = line.value("bus-address")
+        if AccessoryPath.id(id).isEmpty { throw .rule("the accessory id is empty") }
     }
 
     func run(_ client: AdminClient) throws(AdminError) {
@@ -38,21 +45,25 @@ struct Remove: AdminCommand {
 
 /// `accessoryctl rename ID NAME`.
 struct Rename: AdminCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "rename",
-        abstract: "Give an accessory a new display name; its app is told so.")
+    static let declaration = CommandDeclaration(
+        "rename",
+        abstract: "Give an accessory a new display name; its app is told so.",
+        options: [BusOptions.busAddress],
+        arguments: [
+            ArgumentDeclaration("id", help: "The accessory's id (or object path), see 'accessoryctl accessories'."),
+            ArgumentDeclaration("name", help: "The new display name."),
+        ])
 
-    @Argument(help: ArgumentHelp("The accessory's id (or object path), see 'accessoryctl accessories'.", valueName: "id"))
     var id: String
-
-    @Argument(help: ArgumentHelp("The new display name.", valueName: "name"))
     var name: String
+    var busAddress: String?
 
-    @OptionGroup var bus: BusOptions
-
-    func validate() throws {
-        if AccessoryPath.id(id).isEmpty { throw ValidationError("the accessory id is empty") }
-        if name.allSatisfy(\.isWhitespace) { throw ValidationError("the new name is empty") }
+    init(_ line: ParsedCommandLine) throws(CommandLineError) {
+        id = try line.requiredArgument("id")
+        name = try line.requiredArgument("name")
+        busAddress = line.value("bus-address")
+        if AccessoryPath.id(id).isEmpty { throw .rule("the accessory id is empty") }
+        if name.allSatisfy(\.isWhitespace) { throw .rule("the new name is empty") }
     }
 
     func run(_ client: AdminClient) throws(AdminError) {

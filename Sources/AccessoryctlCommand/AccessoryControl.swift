@@ -1,13 +1,20 @@
+import AccessoryCommandLine
 import AccessoryCore
 import AccessoryPlatform
 import AccessoryWire
-import ArgumentParser
+import Glibc
 
-public struct AccessoryControl: ParsableCommand {
-    public init() {}
+/// `accessoryctl`: the administrator's tool.
+public enum AccessoryControl {
+    static let commands: [any ControlCommand.Type] = [
+        Requests.self, Approve.self, Deny.self, Pick.self,
+        Accessories.self, Remove.self, Rename.self,
+        Allow.self, Disallow.self,
+        CheckManifests.self, CheckDescriptors.self,
+    ]
 
-    public static let configuration = CommandConfiguration(
-        commandName: "accessoryctl",
+    public static let declaration = CommandDeclaration(
+        "accessoryctl",
         abstract: "The administrator's tool for accessoryd.",
         discussion: """
             Answers the apps' setup requests (list, approve, deny, or pick interactively), lists, removes \
@@ -17,28 +24,30 @@ public struct AccessoryControl: ParsableCommand {
             accessoryd reads them (as anyone).
             """,
         version: Version.current,
-        subcommands: [
-            Requests.self, Approve.self, Deny.self, Pick.self,
-            Accessories.self, Remove.self, Rename.self,
-            Allow.self, Disallow.self,
-            CheckManifests.self, CheckDescriptors.self,
-        ])
-}
+        subcommands: commands.map { $0.declaration })
 
-extension AccessoryControl {
-    /// Runs the command line and exits. Exit status 0 or 1 only (ArgumentParser
-    /// would use 64 for usage errors): scripts test for success, and the
-    /// message says what was wrong.
+    /// Runs the command line and exits. Exit status 0 or 1 only (not 64 for
+    /// usage errors): scripts test for success, and the message says what
+    /// was wrong.
     public static func runAsMain() -> Never {
-        do {
-            var command = try parseAsRoot()
-            try command.run()
-            exit(withError: nil)
-        } catch {
-            if exitCode(for: error).isSuccess { exit(withError: error) }
-            let message = fullMessage(for: error)
-            if !message.isEmpty { StandardError.write(message + "\n") }
-            exit(withError: ExitCode.failure)
+        exit(run(Array(CommandLine.arguments.dropFirst())))
+    }
+
+    /// Runs `words` (the arguments after the program's name); the exit status.
+    static func run(_ words: [String]) -> Int32 {
+        switch CommandLineResolution.resolve(words, root: declaration, usageStatus: 1) {
+        case .finish(let output, let error, let status):
+            StandardOutput.write(output)
+            StandardError.write(error)
+            return status
+        case .run(let path, let line):
+            guard let command = commands.first(where: { $0.declaration.name == line.command.name }) else { return 1 }
+            do throws(CommandLineError) {
+                return try command.init(line).run()
+            } catch {
+                StandardError.write(CommandLineFailure(error, path: path).message)
+                return 1
+            }
         }
     }
 }

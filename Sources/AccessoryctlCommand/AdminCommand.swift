@@ -1,27 +1,27 @@
+import AccessoryCommandLine
 import AccessoryPlatform
-import ArgumentParser
 
 /// The option every command that talks to accessoryd has.
-struct BusOptions: ParsableArguments {
-    @Option(help: ArgumentHelp(
-        "The D-Bus bus to reach accessoryd on (default: the system bus).", valueName: "address"))
-    var busAddress: String?
+enum BusOptions {
+    static let busAddress = OptionDeclaration(
+        "bus-address", valueName: "address", help: "The D-Bus bus to reach accessoryd on (default: the system bus).")
 }
 
 /// A command that talks to accessoryd through Admin1. Its failures are
 /// printed as `accessoryctl: COMMAND: reason` on stderr, with exit status 1.
-protocol AdminCommand: ParsableCommand {
-    var bus: BusOptions { get }
+protocol AdminCommand: ControlCommand {
+    var busAddress: String? { get }
     func run(_ client: AdminClient) throws(AdminError)
 }
 
 extension AdminCommand {
-    func run() throws {
+    func run() -> Int32 {
         do throws(AdminError) {
-            try run(try AdminClient(busAddress: bus.busAddress))
+            try run(try AdminClient(busAddress: busAddress))
+            return 0
         } catch {
-            StandardError.write("accessoryctl: \(Self.configuration.commandName ?? "?"): \(error)\n")
-            throw ExitCode.failure
+            StandardError.write("accessoryctl: \(Self.declaration.name): \(error)\n")
+            return 1
         }
     }
 }

@@ -1,22 +1,30 @@
 import AccessoryCore
 import AccessoryPlatform
-import ArgumentParser
+import AccessoryCommandLine
 
 /// `accessoryctl check-descriptors FILE`: validates a descriptor file (the
 /// format `accessoryd --monitor --descriptors` reads) against the rules.
-struct CheckDescriptors: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "check-descriptors",
+struct CheckDescriptors: ControlCommand {
+    static let declaration = CommandDeclaration(
+        "check-descriptors",
         abstract: "Check a file of discovery descriptors against AccessorySetupKit's rules.",
-        discussion: "Exits with status 1, naming the file, line and reason, when a descriptor is invalid.")
+        discussion: "Exits with status 1, naming the file, line and reason, when a descriptor is invalid.",
+        arguments: [ArgumentDeclaration("file", help: "The descriptor file.", completion: .file)])
 
-    @Argument(help: ArgumentHelp("The descriptor file.", valueName: "file"))
     var file: String
 
-    func run() throws {
-        guard let bytes = try FileSystem.readFileIfPresent(file) else {
-            throw ValidationError("\(file): no such file")
+    init(_ line: ParsedCommandLine) throws(CommandLineError) {
+        file = try line.requiredArgument("file")
+    }
+
+    func run() throws(CommandLineError) -> Int32 {
+        let read: [UInt8]?
+        do {
+            read = try FileSystem.readFileIfPresent(file)
+        } catch {
+            throw .rule("\(file): \(error)")
         }
+        guard let bytes = read else { throw .rule("\(file): no such file") }
         do throws(KeyFileError) {
             for entry in try DescriptorFile.parse(bytes, source: file) {
                 let radios = [entry.descriptor.describesBluetooth ? "bluetooth" : nil,
@@ -25,7 +33,8 @@ struct CheckDescriptors: ParsableCommand {
             }
         } catch {
             print("invalid: \(error)")
-            throw ExitCode.failure
+            return 1
         }
+        return 0
     }
 }

@@ -1,22 +1,32 @@
 import AccessoryCore
 import AccessoryPlatform
-import ArgumentParser
+import AccessoryCommandLine
 
 /// `accessoryctl check-manifests`: what accessoryd would make of the app
 /// manifests, without asking it.
-struct CheckManifests: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "check-manifests",
+struct CheckManifests: ControlCommand {
+    static let declaration = CommandDeclaration(
+        "check-manifests",
         abstract: "Check the app manifests and show what each app may look for.",
-        discussion: "Exits with status 1 when any manifest would be refused.")
+        discussion: "Exits with status 1 when any manifest would be refused.",
+        options: [
+            OptionDeclaration(
+                "vendor-directory", valueName: "dir", help: "The apps' packages' directory.",
+                defaultValue: AppManifestLoader.vendorDirectory, completion: .directory),
+            OptionDeclaration(
+                "admin-directory", valueName: "dir", help: "The administrator's directory, which wins.",
+                defaultValue: AppManifestLoader.administratorDirectory, completion: .directory),
+        ])
 
-    @Option(help: ArgumentHelp("The apps' packages' directory.", valueName: "dir"))
-    var vendorDirectory = AppManifestLoader.vendorDirectory
+    var vendorDirectory: String
+    var adminDirectory: String
 
-    @Option(help: ArgumentHelp("The administrator's directory, which wins.", valueName: "dir"))
-    var adminDirectory = AppManifestLoader.administratorDirectory
+    init(_ line: ParsedCommandLine) {
+        vendorDirectory = line.value("vendor-directory") ?? AppManifestLoader.vendorDirectory
+        adminDirectory = line.value("admin-directory") ?? AppManifestLoader.administratorDirectory
+    }
 
-    func run() throws {
+    func run() -> Int32 {
         let (catalog, unreadable) = AppCatalogLoader(
             vendorDirectory: vendorDirectory, administratorDirectory: adminDirectory
         ).load()
@@ -27,7 +37,7 @@ struct CheckManifests: ParsableCommand {
         let problems = catalog.errors.map(\.description) + unreadable.map(\.description)
         for problem in problems { print("refused: \(problem)") }
         if catalog.manifests.isEmpty && catalog.masked.isEmpty && problems.isEmpty { print("no app manifests in \(vendorDirectory) or \(adminDirectory)") }
-        if !problems.isEmpty { throw ExitCode.failure }
+        return problems.isEmpty ? 0 : 1
     }
 
     static func describe(_ manifest: AppManifest) -> [String] {

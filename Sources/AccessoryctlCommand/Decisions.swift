@@ -1,30 +1,35 @@
 import AccessoryPlatform
-import ArgumentParser
+import AccessoryCommandLine
 
 /// `accessoryctl approve REQUEST CANDIDATE [--name NAME]`.
 struct Approve: AdminCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "approve",
+    static let declaration = CommandDeclaration(
+        "approve",
         abstract: "Approve one candidate of a pending request for the app that asked.",
         discussion: """
             Prints the new accessory's id and object path. A migration request is approved as a whole \
             with candidate 0.
-            """)
+            """,
+        options: [
+            OptionDeclaration("name", help: "The accessory's display name, when the app's item allows renaming."),
+            BusOptions.busAddress,
+        ],
+        arguments: [
+            ArgumentDeclaration("request", help: "The request's number (see 'accessoryctl requests')."),
+            ArgumentDeclaration("candidate", help: "The candidate's number, 0 for a migration."),
+        ])
 
-    @Argument(help: ArgumentHelp("The request's number (see 'accessoryctl requests').", valueName: "request"))
     var request: UInt32
-
-    @Argument(help: ArgumentHelp("The candidate's number, 0 for a migration.", valueName: "candidate"))
     var candidate: UInt32
-
-    @Option(help: ArgumentHelp(
-        "The accessory's display name, when the app's item allows renaming.", valueName: "name"))
     var name: String?
+    var busAddress: String?
 
-    @OptionGroup var bus: BusOptions
-
-    func validate() throws {
-        if let name, name.allSatisfy(\.isWhitespace) { throw ValidationError("--name needs a name that is not empty") }
+    init(_ line: ParsedCommandLine) throws(CommandLineError) {
+        request = try line.requiredArgument("request") { UInt32($0) }
+        candidate = try line.requiredArgument("candidate") { UInt32($0) }
+        name = line.value("name")
+        busAddress = line.value("bus-address")
+        if let name, name.allSatisfy(\.isWhitespace) { throw .rule("--name needs a name that is not empty") }
     }
 
     func run(_ client: AdminClient) throws(AdminError) {
@@ -35,14 +40,19 @@ struct Approve: AdminCommand {
 
 /// `accessoryctl deny REQUEST`.
 struct Deny: AdminCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "deny",
-        abstract: "Deny a pending request: the app is told the user cancelled.")
+    static let declaration = CommandDeclaration(
+        "deny",
+        abstract: "Deny a pending request: the app is told the user cancelled.",
+        options: [BusOptions.busAddress],
+        arguments: [ArgumentDeclaration("request", help: "The request's number (see 'accessoryctl requests').")])
 
-    @Argument(help: ArgumentHelp("The request's number (see 'accessoryctl requests').", valueName: "request"))
     var request: UInt32
+    var busAddress: String?
 
-    @OptionGroup var bus: BusOptions
+    init(_ line: ParsedCommandLine) throws(CommandLineError) {
+        request = try line.requiredArgument("request") { UInt32($0) }
+        busAddress = line.value("bus-address")
+    }
 
     func run(_ client: AdminClient) throws(AdminError) {
         try client.deny(request: request)

@@ -1,13 +1,13 @@
 import AccessoryCore
 import AccessoryPlatform
-import ArgumentParser
+import AccessoryCommandLine
 
 /// `accessoryctl pick`: the picker for an administrator at a console, or a
 /// script feeding answers on stdin. Line-based, so it works on any terminal
 /// and through a pipe.
 struct Pick: AdminCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "pick",
+    static let declaration = CommandDeclaration(
+        "pick",
         abstract: "Answer a pending request interactively (or from a script on stdin).",
         discussion: """
             Waits until a request has candidates (looking again every --interval), shows it, and reads \
@@ -15,24 +15,32 @@ struct Pick: AdminCommand {
             then approves; 'd' denies the request; an empty line shows the candidates again; 'q' quits \
             and leaves the request pending. A migration request is approved with 0. Exits after one \
             decision; with status 1 when the input ends first.
-            """)
+            """,
+        options: [
+            OptionDeclaration("request", help: "Answer this request only (default: the oldest)."),
+            OptionDeclaration(
+                "interval", valueName: "duration", help: "How often to look for requests while none has candidates.",
+                defaultValue: defaultInterval),
+            BusOptions.busAddress,
+        ])
 
-    @Option(help: ArgumentHelp("Answer this request only (default: the oldest).", valueName: "request"))
+    static let defaultInterval = "2s"
+
     var request: UInt32?
+    /// How long to wait between looks at the requests.
+    var pause: Duration
+    var busAddress: String?
 
-    @Option(help: ArgumentHelp("How often to look for requests while none has candidates.", valueName: "duration"))
-    var interval = "2s"
-
-    @OptionGroup var bus: BusOptions
-
-    func validate() throws {
-        guard let span = TimeSpan.parse(interval), span > .zero else {
-            throw ValidationError("--interval needs a time span such as 2s or 500ms")
+    init(_ line: ParsedCommandLine) throws(CommandLineError) {
+        request = try line.value("request") { UInt32($0) }
+        busAddress = line.value("bus-address")
+        guard let span = TimeSpan.parse(line.value("interval") ?? Self.defaultInterval), span > .zero else {
+            throw .rule("--interval needs a time span such as 2s or 500ms")
         }
+        pause = span
     }
 
     func run(_ client: AdminClient) throws(AdminError) {
-        let pause = TimeSpan.parse(interval) ?? .seconds(2)
         var announcedWaiting = false
         while true {
             let pending = try client.requestsWithCandidates().filter { request == nil || $0.request.number == request }

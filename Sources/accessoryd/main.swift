@@ -6,7 +6,7 @@ import AccessorydCommand
 // /usr/sbin/accessoryd and makes /usr/bin/accessoryctl a link to it. Like
 // busybox and systemd's tools, the name it was started by chooses the command.
 let invokedAs = CommandLine.arguments.first?.split(separator: "/").last.map(String.init) ?? ""
-if invokedAs == AccessoryControl.configuration.commandName {
+if invokedAs == AccessoryControl.declaration.name {
     AccessoryControl.runAsMain()
 }
 AccessoryDaemonCommand.main()
