@@ -183,9 +183,17 @@ public final class DHCPClientProcess {
         guard let bytes = try? FileSystem.readFileIfPresent(pidFile, limit: 64),
             let pid = pid_t(String(decoding: bytes, as: UTF8.self).filter { !$0.isWhitespace }), pid > 1,
             let commandLine = try? FileSystem.readFileIfPresent("/proc/\(pid)/cmdline", limit: 4096),
-            String(decoding: commandLine, as: UTF8.self).contains("udhcpc")
+            runsUDHCPC(commandLine)
         else { return }
         kill(pid, SIGTERM)
+    }
+
+    /// Whether a /proc cmdline (arguments ending in NUL) runs udhcpc: as its
+    /// program (`/sbin/udhcpc -i …`) or as busybox's applet (`busybox udhcpc …`).
+    public static func runsUDHCPC(_ commandLine: [UInt8]) -> Bool {
+        commandLine.split(separator: 0).contains { argument in
+            argument.split(separator: UInt8(ascii: "/")).last?.elementsEqual("udhcpc".utf8) ?? false
+        }
     }
 
     private func readOutput(onLease: (IPv4Address) -> Void, onExit: (Int32) -> Void) {

@@ -40,6 +40,18 @@ struct DHCPClientProcessTests {
         return path
     }
 
+    @Test func aLeftoverIsUDHCPCOnlyWhenItRunsAsTheProgramOrBusyboxsApplet() {
+        func runs(_ arguments: [String]) -> Bool {
+            DHCPClientProcess.runsUDHCPC(arguments.flatMap { Array($0.utf8) + [0] })
+        }
+        #expect(runs(["/sbin/udhcpc", "-f", "-R", "-i", "wlan0"]))
+        #expect(runs(["udhcpc", "-i", "wlan0"]))
+        #expect(runs(["busybox", "udhcpc", "-i", "wlan0"]))
+        #expect(!runs(["/usr/bin/python3", "/tmp/fake-udhcpc", "-i", "wlan0"]))
+        #expect(!runs(["sleep", "100"]))
+        #expect(!runs([]))
+    }
+
     @Test("the lease reaches the loop, and SIGTERM reaches the client even from a daemon that blocks it")
     func leaseAndRelease() throws {
         let scratch = try ScratchDirectory("dhcp")

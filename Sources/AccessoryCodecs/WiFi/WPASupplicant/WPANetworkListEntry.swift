@@ -24,14 +24,26 @@ public struct WPANetworkFlags: OptionSet, Hashable, Sendable {
     public static let temporarilyDisabled = WPANetworkFlags(rawValue: 1 << 2)
     public static let p2pPersistent = WPANetworkFlags(rawValue: 1 << 3)
 
+    /// The column is bracketed names, `[CURRENT][DISABLED]`; unknown names are skipped.
+    /// Read token by token over the bytes (no string search: that would link the
+    /// regex engine into the daemon for four fixed words).
     init(_ column: some Collection<UInt8>) {
         var flags: WPANetworkFlags = []
-        let text = String(decoding: column, as: UTF8.self)
-        for (name, flag) in [("[CURRENT]", Self.current), ("[DISABLED]", .disabled),
-                             ("[TEMP-DISABLED]", .temporarilyDisabled), ("[P2P-PERSISTENT]", .p2pPersistent)]
-        where text.contains(name) {
-            flags.insert(flag)
+        var token: [UInt8]? = nil
+        for byte in column {
+            switch byte {
+            case UInt8(ascii: "["): token = []
+            case UInt8(ascii: "]"):
+                if let name = token, let flag = Self.named[name] { flags.insert(flag) }
+                token = nil
+            default: token?.append(byte)
+            }
         }
         self = flags
     }
+
+    private static let named: [[UInt8]: WPANetworkFlags] = [
+        Array("CURRENT".utf8): .current, Array("DISABLED".utf8): .disabled,
+        Array("TEMP-DISABLED".utf8): .temporarilyDisabled, Array("P2P-PERSISTENT".utf8): .p2pPersistent,
+    ]
 }
