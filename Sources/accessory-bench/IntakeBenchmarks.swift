@@ -14,7 +14,9 @@ struct IntakeBenchmarks {
         var found = 0
         for payload in corpus.payloads.prefix(limit) {
             let reading = AdvertisingDataParser.read(payload)
-            found &+= reading.data.manufacturerData.count &+ reading.damage.count
+            // Read where it lies: building a table here would measure the table.
+            reading.data.forEachManufacturerData { company, value in found &+= Int(company) &+ value.count }
+            found &+= reading.damage.count
         }
         return found
     }
