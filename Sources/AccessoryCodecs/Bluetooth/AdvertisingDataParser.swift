@@ -97,12 +97,8 @@ public enum AdvertisingDataParser {
         data.removeAll()
         // What the structures that will be kept need, reserved at once: one allocation, if any.
         var needed = 0
-        _ = frame(bytes) { type, payload, offset in
-            do throws(ADParsingError) {
-                try check(type: type, payloadLength: payload.count, offset: offset)
-                needed += storageSize(type: type, payloadLength: payload.count)
-            } catch {}
-        }
+        // An upper bound (a damaged structure may count too): not worth checking twice.
+        _ = frame(bytes) { type, payload, _ in needed += storageSize(type: type, payloadLength: payload.count) }
         if needed > 0 { data.reserveStorage(needed) }
         let end = frame(bytes) { type, payload, offset in
             do throws(ADParsingError) {
@@ -213,7 +209,7 @@ public enum AdvertisingDataParser {
         }
     }
 
-    /// The storage a structure that passed `check` takes at most once stored.
+    /// The storage a structure takes at most once stored (none for one `check` would drop).
     private static func storageSize(type: UInt8, payloadLength length: Int) -> Int {
         switch type {
         case ADType.incompleteServiceUUIDs16, ADType.incompleteServiceUUIDs32, ADType.incompleteServiceUUIDs128,
@@ -222,9 +218,9 @@ public enum AdvertisingDataParser {
         case ADType.shortenedLocalName, ADType.completeLocalName:
             AdvertisingData.storageSize(of: .name(length: length))
         case ADType.serviceData16, ADType.serviceData32, ADType.serviceData128:
-            AdvertisingData.storageSize(of: .serviceData(valueLength: length - uuidWidth(type)))
+            AdvertisingData.storageSize(of: .serviceData(valueLength: max(0, length - uuidWidth(type))))
         case ADType.manufacturerSpecificData:
-            AdvertisingData.storageSize(of: .manufacturerData(valueLength: length - 2))
+            AdvertisingData.storageSize(of: .manufacturerData(valueLength: max(0, length - 2)))
         default:
             0
         }

@@ -12,6 +12,9 @@ public struct AdvertisingData: Hashable, Sendable {
     /// write it, matching reads it where it lies.
     var records = ADRecords()
 
+    /// No content: where every parse starts.
+    public init() {}
+
     public init(
         flags: UInt8? = nil,
         completeLocalName: [UInt8]? = nil,

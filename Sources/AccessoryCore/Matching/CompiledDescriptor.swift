@@ -73,31 +73,33 @@ final class CompiledDescriptor: Sendable {
     /// what depends on the advertisement's data alone.
     func matchesData(_ heard: inout HeardAdvertisement) -> Bool {
         guard matchesBluetooth else { return false }
-        let records = heard.records
         if let companyIdentifier {
             // A company's structure may come more than once with different content: any value will do.
-            let values = records.manufacturerGroup(companyIdentifier)
+            let values = heard.manufacturerGroup(companyIdentifier)
             guard !values.isEmpty else { return false }
-            if let manufacturerData {
+            if manufacturerData != nil {
+                let records = heard.records
                 var offset = values.lowerBound
-                while offset < values.upperBound, !manufacturerData.matches(records.manufacturerValue(at: offset)) {
+                while offset < values.upperBound, !manufacturerData!.matches(records.manufacturerValue(at: offset)) {
                     offset = records.end(ofRecordAt: offset)
                 }
                 guard offset < values.upperBound else { return false }
             }
         }
         if let serviceUUID {
-            guard heard.advertises(serviceUUID) else { return false }
-            if let serviceData {
-                guard let data = records.serviceData(serviceUUID), serviceData.matches(data) else { return false }
+            let (advertised, data) = heard.service(serviceUUID)
+            guard advertised else { return false }
+            if serviceData != nil {
+                guard let data, serviceData!.matches(data) else { return false }
             }
         }
-        if let nameSubstring {
-            guard heard.nameContains(nameSubstring, caseInsensitive: nameIsCaseInsensitive, anchored: nameIsAnchored)
+        // Read in place (`!` after a nil check), not bound: a binding would retain the arrays.
+        if nameSubstring != nil {
+            guard heard.nameContains(nameSubstring!, caseInsensitive: nameIsCaseInsensitive, anchored: nameIsAnchored)
             else { return false }
         }
-        if let namePattern {
-            guard heard.nameMatches(namePattern) else { return false }
+        if namePattern != nil {
+            guard heard.nameMatches(namePattern!) else { return false }
         }
         return true
     }

@@ -14,10 +14,39 @@ struct HeardAdvertisement {
     private var lowercasedBytes: [UInt8]?? = nil
     private var scalars: [Unicode.Scalar]?? = nil
 
+    /// The last company and UUID asked about, and what was found: a
+    /// bucket's descriptors all ask about the same one.
+    private var company: UInt16? = nil
+    private var companyValues: Range<Int> = 0..<0
+    private var service: BluetoothUUID? = nil
+    private var serviceAdvertised = false
+    private var serviceDataValue: UnsafeRawBufferPointer? = nil
+
     init(records: ADRecordView, rssi: Int?) {
         self.records = records
         self.rssi = rssi
         name = records.localName
+    }
+
+    /// The manufacturer data records of `company` (empty when it sent none).
+    mutating func manufacturerGroup(_ company: UInt16) -> Range<Int> {
+        if company != self.company {
+            self.company = company
+            companyValues = records.manufacturerGroup(company)
+        }
+        return companyValues
+    }
+
+    /// Whether the device advertises `uuid` (in a service list or as a
+    /// service-data key), and the value of its service data if any.
+    mutating func service(_ uuid: BluetoothUUID) -> (advertised: Bool, data: UnsafeRawBufferPointer?) {
+        if uuid != service {
+            service = uuid
+            serviceDataValue = records.serviceData(uuid)
+            serviceAdvertised = serviceDataValue != nil || records.listContains(ADRecords.Kind.completeUUIDs, uuid)
+                || records.listContains(ADRecords.Kind.incompleteUUIDs, uuid)
+        }
+        return (serviceAdvertised, serviceDataValue)
     }
 
     /// Whether the device sent a name whose every byte is ASCII (and so valid UTF-8 as it is).
@@ -105,11 +134,5 @@ struct HeardAdvertisement {
         let value = nameString().map { Array($0.unicodeScalars) }
         scalars = .some(value)
         return value
-    }
-
-    /// Whether the device advertises `uuid` in a service list or as a service-data key.
-    func advertises(_ uuid: BluetoothUUID) -> Bool {
-        records.serviceData(uuid) != nil || records.listContains(ADRecords.Kind.completeUUIDs, uuid)
-            || records.listContains(ADRecords.Kind.incompleteUUIDs, uuid)
     }
 }

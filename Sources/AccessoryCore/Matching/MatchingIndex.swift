@@ -120,9 +120,13 @@ public struct MatchingIndex: Sendable {
     /// caller that keeps it allocates nothing once it is large enough.
     public func matches(_ data: AdvertisingData, rssi: Int?, into result: inout [DescriptorMatch]) {
         result.removeAll(keepingCapacity: true)
+        // Locals, not `self`: a closure capturing `self` would copy (retain) every table of the index.
+        let slots = slots
+        let companies = byCompanyIdentifier
+        let services = byServiceUUID
         data.withRecords { records in
             var heard = HeardAdvertisement(records: records, rssi: rssi)
-            forEachBucket(of: records) { bucket in
+            Self.forEachBucket(of: records, companies, services) { bucket in
                 var index = 0
                 while index < bucket.count {
                     let compiled = slots[bucket[index]]!
@@ -138,9 +142,12 @@ public struct MatchingIndex: Sendable {
     /// registry keeps per device, so a repeated payload is not matched again.
     func candidates(_ data: AdvertisingData, into found: inout [Candidate]) {
         found.removeAll(keepingCapacity: true)
+        let slots = slots
+        let companies = byCompanyIdentifier
+        let services = byServiceUUID
         data.withRecords { records in
             var heard = HeardAdvertisement(records: records, rssi: nil)
-            forEachBucket(of: records) { bucket in
+            Self.forEachBucket(of: records, companies, services) { bucket in
                 // A while loop: an unoptimised build's array iterator allocates.
                 var index = 0
                 while index < bucket.count {
@@ -158,7 +165,10 @@ public struct MatchingIndex: Sendable {
     /// Calls `body` with each bucket the advertisement's keys select, each
     /// bucket once: its companies', then its service UUIDs' (listed or as
     /// service-data keys). A descriptor is in one bucket only, so it is met once.
-    private func forEachBucket(of records: ADRecordView, _ body: ([Int]) -> Void) {
+    private static func forEachBucket(
+        of records: ADRecordView, _ byCompanyIdentifier: [UInt16: [Int]], _ byServiceUUID: [BluetoothUUID: [Int]],
+        _ body: ([Int]) -> Void
+    ) {
         if !byCompanyIdentifier.isEmpty {
             var offset = records.start(of: ADRecords.Kind.manufacturerData)
             var last: UInt16?
@@ -180,7 +190,7 @@ public struct MatchingIndex: Sendable {
             let end = records.end(ofRecordAt: offset)
             while entry < end {
                 let uuid = records.uuid(at: entry)
-                if !Self.listed(uuid, in: records, lists, before: entry), let bucket = byServiceUUID[uuid] { body(bucket) }
+                if !listed(uuid, in: records, lists, before: entry), let bucket = byServiceUUID[uuid] { body(bucket) }
                 entry += ADRecords.uuidSize
             }
             offset = end
@@ -188,7 +198,7 @@ public struct MatchingIndex: Sendable {
         offset = records.start(of: ADRecords.Kind.serviceData)
         while offset < records.bytes.count, records.bytes[offset] == ADRecords.Kind.serviceData {
             let uuid = records.uuid(atBodyOf: offset)
-            if !Self.listed(uuid, in: records, lists, before: lists.upperBound), let bucket = byServiceUUID[uuid] { body(bucket) }
+            if !listed(uuid, in: records, lists, before: lists.upperBound), let bucket = byServiceUUID[uuid] { body(bucket) }
             offset = records.end(ofRecordAt: offset)
         }
     }
