@@ -84,16 +84,31 @@ public enum AdvertisingDataParser {
     /// The same reading over borrowed bytes: nothing is copied but the values kept.
     public static func read(bytesAt bytes: UnsafeRawBufferPointer) -> ADReading {
         var reading = ADReading()
+        read(bytesAt: bytes, into: &reading.data, damage: &reading.damage)
+        return reading
+    }
+
+    /// The same reading into `data`, emptied first and its storage reused:
+    /// a caller that keeps one value for every parse allocates nothing once
+    /// that storage is large enough. Damage is appended to `damage`.
+    public static func read(
+        bytesAt bytes: UnsafeRawBufferPointer, into data: inout AdvertisingData, damage: inout [ADParsingError]
+    ) {
+        data.removeAll()
+        // What the structures that will be kept need, reserved at once: one allocation, if any.
+        var needed = 0
+        // An upper bound (a damaged structure may count too): not worth checking twice.
+        _ = frame(bytes) { type, payload, _ in needed += storageSize(type: type, payloadLength: payload.count) }
+        if needed > 0 { data.reserveStorage(needed) }
         let end = frame(bytes) { type, payload, offset in
             do throws(ADParsingError) {
                 try check(type: type, payloadLength: payload.count, offset: offset)
-                store(type: type, payload: payload, in: &reading.data)
+                store(type: type, payload: payload, in: &data)
             } catch {
-                reading.damage.append(error)
+                damage.append(error)
             }
         }
-        if let end { reading.damage.append(end) }
-        return reading
+        if let end { damage.append(end) }
     }
 
     /// The strict reading: the data, or the first damage `read` found.
@@ -121,7 +136,7 @@ public enum AdvertisingDataParser {
     /// Hands each structure that fits to `visit` (type, payload, offset of its
     /// length octet); returns the damage that ended the framing, if any.
     private static func frame(
-        _ bytes: UnsafeRawBufferPointer, _ visit: (UInt8, Slice<UnsafeRawBufferPointer>, Int) -> Void
+        _ bytes: UnsafeRawBufferPointer, _ visit: (UInt8, UnsafeRawBufferPointer, Int) -> Void
     ) -> ADParsingError? {
         var offset = 0
         while offset < bytes.count {
@@ -131,7 +146,7 @@ public enum AdvertisingDataParser {
             guard length <= available else {
                 return .structureLengthPastEnd(offset: offset, length: length, available: available)
             }
-            visit(bytes[offset + 1], bytes[(offset + 2)..<(offset + 1 + length)], offset)
+            visit(bytes[offset + 1], UnsafeRawBufferPointer(rebasing: bytes[(offset + 2)..<(offset + 1 + length)]), offset)
             offset += 1 + length
         }
         return nil
@@ -161,34 +176,53 @@ public enum AdvertisingDataParser {
         }
     }
 
-    /// Applies one structure that passed `check`.
-    private static func store(type: UInt8, payload: Slice<UnsafeRawBufferPointer>, in data: inout AdvertisingData) {
-        let start = payload.startIndex
+    /// Applies one structure that passed `check`. Reads the payload by index
+    /// only: an unoptimised build (the allocation test's) would allocate in
+    /// a slice's generic subscript.
+    private static func store(type: UInt8, payload: UnsafeRawBufferPointer, in data: inout AdvertisingData) {
         switch type {
         case ADType.flags:
             // Flags may run over several octets; every defined bit is in the first.
-            data.flags = payload.first ?? 0
+            data.flags = payload.count > 0 ? payload[0] : 0
         case ADType.incompleteServiceUUIDs16, ADType.incompleteServiceUUIDs32, ADType.incompleteServiceUUIDs128:
-            appendUUIDs(type: type, payload: payload, to: &data.incompleteServiceUUIDs)
+            data.appendServiceUUIDs(littleEndian: payload, width: uuidWidth(type), complete: false)
         case ADType.completeServiceUUIDs16, ADType.completeServiceUUIDs32, ADType.completeServiceUUIDs128:
-            appendUUIDs(type: type, payload: payload, to: &data.completeServiceUUIDs)
+            data.appendServiceUUIDs(littleEndian: payload, width: uuidWidth(type), complete: true)
         case ADType.shortenedLocalName:
-            data.shortenedLocalName = withoutTrailingNULs(payload)
+            data.setLocalName(withoutTrailingNULs(payload), complete: false)
         case ADType.completeLocalName:
-            data.completeLocalName = withoutTrailingNULs(payload)
+            data.setLocalName(withoutTrailingNULs(payload), complete: true)
         case ADType.txPowerLevel:
-            data.txPowerLevel = Int8(bitPattern: payload[start])
+            data.txPowerLevel = Int8(bitPattern: payload[0])
         case ADType.appearance:
-            data.appearance = UInt16(payload[start]) | UInt16(payload[start + 1]) << 8
+            data.appearance = UInt16(payload[0]) | UInt16(payload[1]) << 8
         case ADType.serviceData16, ADType.serviceData32, ADType.serviceData128:
             let width = uuidWidth(type)
-            guard let uuid = BluetoothUUID(littleEndianBytes: payload[start..<(start + width)]) else { return }
-            data.serviceData[uuid] = Array(payload[(start + width)...])
+            data.setServiceData(
+                UnsafeRawBufferPointer(rebasing: payload[width..<payload.count]),
+                for: AdvertisingData.uuid(littleEndian: payload, at: 0, width: width))
         case ADType.manufacturerSpecificData:
-            let company = UInt16(payload[start]) | UInt16(payload[start + 1]) << 8
-            data.addManufacturerData(Array(payload[(start + 2)...]), for: company)
+            let company = UInt16(payload[0]) | UInt16(payload[1]) << 8
+            data.addManufacturerData(UnsafeRawBufferPointer(rebasing: payload[2..<payload.count]), for: company)
         default:
             break
+        }
+    }
+
+    /// The storage a structure takes at most once stored (none for one `check` would drop).
+    private static func storageSize(type: UInt8, payloadLength length: Int) -> Int {
+        switch type {
+        case ADType.incompleteServiceUUIDs16, ADType.incompleteServiceUUIDs32, ADType.incompleteServiceUUIDs128,
+            ADType.completeServiceUUIDs16, ADType.completeServiceUUIDs32, ADType.completeServiceUUIDs128:
+            AdvertisingData.storageSize(of: .serviceUUIDs(count: length / uuidWidth(type)))
+        case ADType.shortenedLocalName, ADType.completeLocalName:
+            AdvertisingData.storageSize(of: .name(length: length))
+        case ADType.serviceData16, ADType.serviceData32, ADType.serviceData128:
+            AdvertisingData.storageSize(of: .serviceData(valueLength: max(0, length - uuidWidth(type))))
+        case ADType.manufacturerSpecificData:
+            AdvertisingData.storageSize(of: .manufacturerData(valueLength: max(0, length - 2)))
+        default:
+            0
         }
     }
 
@@ -202,20 +236,9 @@ public enum AdvertisingDataParser {
     }
 
     /// A name without the NUL padding some firmware leaves after it.
-    private static func withoutTrailingNULs(_ name: Slice<UnsafeRawBufferPointer>) -> [UInt8] {
-        var end = name.endIndex
-        while end > name.startIndex, name[end - 1] == 0 { end -= 1 }
-        return Array(name[name.startIndex..<end])
-    }
-
-    private static func appendUUIDs(
-        type: UInt8, payload: Slice<UnsafeRawBufferPointer>, to list: inout [BluetoothUUID]
-    ) {
-        let width = uuidWidth(type)
-        var start = payload.startIndex
-        while start + width <= payload.endIndex {
-            if let uuid = BluetoothUUID(littleEndianBytes: payload[start..<(start + width)]) { list.append(uuid) }
-            start += width
-        }
+    private static func withoutTrailingNULs(_ name: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
+        var end = name.count
+        while end > 0, name[end - 1] == 0 { end -= 1 }
+        return UnsafeRawBufferPointer(rebasing: name[0..<end])
     }
 }

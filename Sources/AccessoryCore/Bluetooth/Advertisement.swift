@@ -85,29 +85,51 @@ public struct Advertisement: Hashable, Sendable {
         return merged
     }
 
-    /// `merging(_:)` in place: a uniquely held value's tables are updated, not copied.
+    /// `merging(_:)` in place: a uniquely held value's storage is rewritten, not copied.
     public mutating func merge(_ report: Advertisement) {
         // A report of another device is not ours to merge: it stands alone.
         guard report.device == device else {
             self = report
             return
         }
-        note(report.facts)
-        // `data` shares its tables with `advertisedData` while no scan response
-        // is known: let go of them first, so the overlay below writes in place.
-        data = AdvertisingData()
-        if report.properties.contains(.scanResponse) {
+        report.rawAdvertisingData.withUnsafeBytes { merge(report.facts, data: report.data, payload: $0) }
+    }
+
+    /// `merge(_:)` for a report of this device given as its radio facts, its
+    /// parsed AD and the AD bytes (borrowed: they are copied into storage
+    /// this value already holds). The intake's path for a device it knows:
+    /// once this value's storage is large enough, a changed payload is
+    /// merged without allocating. Does nothing for a report of another device.
+    public mutating func merge(_ facts: AdvertisingReportFacts, data newData: AdvertisingData, payload: UnsafeRawBufferPointer) {
+        guard facts.device == device else { return }
+        note(facts)
+        if facts.isScanResponse {
             if scanResponseData == nil {
-                scanResponseData = report.data
+                scanResponseData = newData
             } else {
-                scanResponseData!.overlay(report.data)
+                scanResponseData!.overlay(newData)
             }
-            rawScanResponse = report.rawAdvertisingData
+            if rawScanResponse == nil { rawScanResponse = [] }
+            Self.copy(payload, into: &rawScanResponse!)
         } else {
-            advertisedData.overlay(report.data)
-            rawAdvertisingData = report.rawAdvertisingData
+            // While no scan response is known, `data` shares its storage with
+            // `advertisedData`: let go of it first, so the overlay writes in place.
+            if scanResponseData == nil { data = AdvertisingData() }
+            advertisedData.overlay(newData)
+            Self.copy(payload, into: &rawAdvertisingData)
         }
-        data = scanResponseData.map { advertisedData.adding($0) } ?? advertisedData
+        if let scanResponseData {
+            // `data` has storage of its own once a scan response is known: rewritten in place.
+            data.assign(advertisedData)
+            data.add(scanResponseData)
+        } else {
+            data = advertisedData
+        }
+    }
+
+    private static func copy(_ payload: UnsafeRawBufferPointer, into bytes: inout [UInt8]) {
+        bytes.removeAll(keepingCapacity: true)
+        bytes.append(contentsOf: payload)
     }
 
     /// The radio facts of this report, without its AD.

@@ -97,11 +97,17 @@ public struct NamePattern: Hashable, Sendable, CustomStringConvertible {
 
     /// The name as Unicode scalars, so a caller matching many patterns splits it once.
     public func matches(scalars name: [Unicode.Scalar]) -> Bool {
+        matches(count: name.count) { name[$0] }
+    }
+
+    /// The same over a name of `count` scalars read through `scalar`: an
+    /// ASCII name is matched as the bytes it was sent as, with no array made.
+    func matches(count: Int, _ scalar: (Int) -> Unicode.Scalar) -> Bool {
         var p = 0
         var n = 0
         var lastRun: Int? = nil  // pattern index of the last `*` seen
         var resumeAt = 0  // name index that `*` will swallow up to on the next retry
-        while n < name.count {
+        while n < count {
             if p < tokens.count {
                 if tokens[p] == .anyRun {
                     lastRun = p
@@ -109,7 +115,7 @@ public struct NamePattern: Hashable, Sendable, CustomStringConvertible {
                     p += 1
                     continue
                 }
-                if Self.token(tokens[p], accepts: name[n]) {
+                if Self.token(tokens[p], accepts: scalar(n)) {
                     p += 1
                     n += 1
                     continue

@@ -75,24 +75,31 @@ final class CompiledDescriptor: Sendable {
         guard matchesBluetooth else { return false }
         if let companyIdentifier {
             // A company's structure may come more than once with different content: any value will do.
-            guard let values = heard.data.manufacturerDataValues[companyIdentifier], !values.isEmpty else { return false }
-            if let manufacturerData, !values.contains(where: manufacturerData.matches) { return false }
-        }
-        if let serviceUUID {
-            guard heard.advertises(serviceUUID) else { return false }
-            if let serviceData {
-                guard let data = heard.data.serviceData[serviceUUID], serviceData.matches(data) else { return false }
+            let values = heard.manufacturerGroup(companyIdentifier)
+            guard !values.isEmpty else { return false }
+            if manufacturerData != nil {
+                let records = heard.records
+                var offset = values.lowerBound
+                while offset < values.upperBound, !manufacturerData!.matches(records.manufacturerValue(at: offset)) {
+                    offset = records.end(ofRecordAt: offset)
+                }
+                guard offset < values.upperBound else { return false }
             }
         }
-        if let nameSubstring {
-            let heardName = nameIsCaseInsensitive ? heard.lowercasedNameUTF8() : heard.nameUTF8()
-            guard let heardName else { return false }
-            let found = nameIsAnchored
-                ? heardName.starts(with: nameSubstring) : Self.contains(heardName, nameSubstring)
-            guard found else { return false }
+        if let serviceUUID {
+            let (advertised, data) = heard.service(serviceUUID)
+            guard advertised else { return false }
+            if serviceData != nil {
+                guard let data, serviceData!.matches(data) else { return false }
+            }
         }
-        if let namePattern {
-            guard let scalars = heard.nameUnicodeScalars(), namePattern.matches(scalars: scalars) else { return false }
+        // Read in place (`!` after a nil check), not bound: a binding would retain the arrays.
+        if nameSubstring != nil {
+            guard heard.nameContains(nameSubstring!, caseInsensitive: nameIsCaseInsensitive, anchored: nameIsAnchored)
+            else { return false }
+        }
+        if namePattern != nil {
+            guard heard.nameMatches(namePattern!) else { return false }
         }
         return true
     }
@@ -107,20 +114,5 @@ final class CompiledDescriptor: Sendable {
             guard let signal = network.signalDBm, signal >= floor else { return false }
         }
         return true
-    }
-
-    /// Byte substring search; names are at most a few hundred bytes, so the plain way is the fast way.
-    static func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
-        guard needle.count <= haystack.count else { return false }
-        if needle.isEmpty { return true }
-        let last = haystack.count - needle.count
-        var start = 0
-        while start <= last {
-            var i = 0
-            while i < needle.count, haystack[start + i] == needle[i] { i += 1 }
-            if i == needle.count { return true }
-            start += 1
-        }
-        return false
     }
 }

@@ -115,24 +115,91 @@ public struct MatchingIndex: Sendable {
         return result
     }
 
+    /// The (app, descriptor) pairs `data` matches at `rssi`, each once, in no
+    /// particular order, written over `result`: its storage is reused, so a
+    /// caller that keeps it allocates nothing once it is large enough.
+    public func matches(_ data: AdvertisingData, rssi: Int?, into result: inout [DescriptorMatch]) {
+        result.removeAll(keepingCapacity: true)
+        // Locals, not `self`: a closure capturing `self` would copy (retain) every table of the index.
+        let slots = slots
+        let companies = byCompanyIdentifier
+        let services = byServiceUUID
+        data.withRecords { records in
+            var heard = HeardAdvertisement(records: records, rssi: rssi)
+            Self.forEachBucket(of: records, companies, services) { bucket in
+                var index = 0
+                while index < bucket.count {
+                    let compiled = slots[bucket[index]]!
+                    if compiled.admits(rssi: rssi), compiled.matchesData(&heard) { result.append(compiled.key) }
+                    index += 1
+                }
+            }
+        }
+    }
+
     /// The descriptors `data` matches whatever the RSSI, with the RSSI each
     /// still needs, written over `found` (its storage is reused). What the
     /// registry keeps per device, so a repeated payload is not matched again.
     func candidates(_ data: AdvertisingData, into found: inout [Candidate]) {
         found.removeAll(keepingCapacity: true)
-        var heard = HeardAdvertisement(data: data, rssi: nil)
-        for company in data.manufacturerDataValues.keys {
-            check(byCompanyIdentifier[company], &heard, into: &found)
+        let slots = slots
+        let companies = byCompanyIdentifier
+        let services = byServiceUUID
+        data.withRecords { records in
+            var heard = HeardAdvertisement(records: records, rssi: nil)
+            Self.forEachBucket(of: records, companies, services) { bucket in
+                // A while loop: an unoptimised build's array iterator allocates.
+                var index = 0
+                while index < bucket.count {
+                    // Slots in a bucket are always occupied: removal unfiles before it frees.
+                    let compiled = slots[bucket[index]]!
+                    if compiled.matchesData(&heard) {
+                        found.append(Candidate(match: compiled.key, minimumRSSI: compiled.bluetoothMinimumRSSI))
+                    }
+                    index += 1
+                }
+            }
         }
-        if !byServiceUUID.isEmpty {
-            for uuid in data.completeServiceUUIDs { check(byServiceUUID[uuid], &heard, into: &found) }
-            for uuid in data.incompleteServiceUUIDs where !data.completeServiceUUIDs.contains(uuid) {
-                check(byServiceUUID[uuid], &heard, into: &found)
+    }
+
+    /// Calls `body` with each bucket the advertisement's keys select, each
+    /// bucket once: its companies', then its service UUIDs' (listed or as
+    /// service-data keys). A descriptor is in one bucket only, so it is met once.
+    private static func forEachBucket(
+        of records: ADRecordView, _ byCompanyIdentifier: [UInt16: [Int]], _ byServiceUUID: [BluetoothUUID: [Int]],
+        _ body: ([Int]) -> Void
+    ) {
+        if !byCompanyIdentifier.isEmpty {
+            var offset = records.start(of: ADRecords.Kind.manufacturerData)
+            var last: UInt16?
+            while offset < records.bytes.count {
+                let company = records.company(at: offset)
+                if company != last, let bucket = byCompanyIdentifier[company] { body(bucket) }
+                last = company
+                offset = records.end(ofRecordAt: offset)
             }
-            for uuid in data.serviceData.keys
-            where !data.completeServiceUUIDs.contains(uuid) && !data.incompleteServiceUUIDs.contains(uuid) {
-                check(byServiceUUID[uuid], &heard, into: &found)
+        }
+        guard !byServiceUUID.isEmpty else { return }
+        // Each UUID once, wherever it first appears: complete list, incomplete list, service data.
+        let complete = records.section(ADRecords.Kind.completeUUIDs)
+        let incomplete = records.section(ADRecords.Kind.incompleteUUIDs)
+        let lists = complete.lowerBound..<incomplete.upperBound
+        var offset = lists.lowerBound
+        while offset < lists.upperBound {
+            var entry = offset + ADRecords.headerSize
+            let end = records.end(ofRecordAt: offset)
+            while entry < end {
+                let uuid = records.uuid(at: entry)
+                if !listed(uuid, in: records, lists, before: entry), let bucket = byServiceUUID[uuid] { body(bucket) }
+                entry += ADRecords.uuidSize
             }
+            offset = end
+        }
+        offset = records.start(of: ADRecords.Kind.serviceData)
+        while offset < records.bytes.count, records.bytes[offset] == ADRecords.Kind.serviceData {
+            let uuid = records.uuid(atBodyOf: offset)
+            if !listed(uuid, in: records, lists, before: lists.upperBound), let bucket = byServiceUUID[uuid] { body(bucket) }
+            offset = records.end(ofRecordAt: offset)
         }
     }
 
@@ -154,10 +221,12 @@ public struct MatchingIndex: Sendable {
     /// What `matches(_:rssi:)` returns, found the slow way: every descriptor
     /// checked in turn. The reference the index is tested against.
     public func matchesByScanningAll(_ advertisement: Advertisement, rssi: Int?) -> Set<DescriptorMatch> {
-        var heard = HeardAdvertisement(data: advertisement.data, rssi: rssi)
-        var result = Set<DescriptorMatch>()
-        for case let compiled? in slots where compiled.matches(&heard) { result.insert(compiled.key) }
-        return result
+        advertisement.data.withRecords { records in
+            var heard = HeardAdvertisement(records: records, rssi: rssi)
+            var result = Set<DescriptorMatch>()
+            for case let compiled? in slots where compiled.matches(&heard) { result.insert(compiled.key) }
+            return result
+        }
     }
 
     public func matchesByScanningAll(_ advertisement: Advertisement) -> Set<DescriptorMatch> {
@@ -171,15 +240,20 @@ public struct MatchingIndex: Sendable {
         return result
     }
 
-    private func check(_ bucket: [Int]?, _ heard: inout HeardAdvertisement, into found: inout [Candidate]) {
-        guard let bucket else { return }
-        for slot in bucket {
-            // Slots in a bucket are always occupied: removal unfiles before it frees.
-            let compiled = slots[slot]!
-            if compiled.matchesData(&heard) {
-                found.append(Candidate(match: compiled.key, minimumRSSI: compiled.bluetoothMinimumRSSI))
+    /// Whether `uuid` is in the UUID list records `lists` before `position`.
+    private static func listed(_ uuid: BluetoothUUID, in records: ADRecordView, _ lists: Range<Int>, before position: Int) -> Bool {
+        // UUID list bodies hold 16-octet UUIDs; headers in between are skipped.
+        var offset = lists.lowerBound
+        while offset < lists.upperBound {
+            var entry = offset + ADRecords.headerSize
+            let end = records.end(ofRecordAt: offset)
+            while entry < end, entry < position {
+                if records.uuid(at: entry) == uuid { return true }
+                entry += ADRecords.uuidSize
             }
+            offset = end
         }
+        return false
     }
 
     /// Files the descriptor under its keys, or takes it out of them.

@@ -84,6 +84,28 @@ public struct AccessoryRegistry: Sendable {
         return events
     }
 
+    /// Notes a report of a device already known whose AD is not what it sent
+    /// last of its kind: `data` (that AD, parsed) is merged into the
+    /// device's advertisement where it lies and `payload` copied into the
+    /// bytes it already holds, so once they are large enough nothing is
+    /// allocated; then it is matched and presence updated as `record` does.
+    /// Returns nil, changing nothing, when the device is not known: `record`
+    /// the parsed advertisement then.
+    public mutating func recordChanged(
+        _ facts: AdvertisingReportFacts, data: AdvertisingData, payload: UnsafeRawBufferPointer,
+        at now: MonotonicInstant, matchingWith index: MatchingIndex
+    ) -> [PresenceEvent]? {
+        let configuration = configuration
+        // Changed where it lies, as in `recordRepeat`.
+        guard let slot = slotByKey[.bluetooth(facts.device)],
+            let (appeared, present) = slots[slot]?.heardChanged(
+                facts, data: data, payload: payload, at: now, index: index, configuration: configuration)
+        else { return nil }
+        var events: [PresenceEvent] = []
+        announce(appeared, of: .bluetooth(facts.device), present: present, slot: slot, at: now, events: &events)
+        return events
+    }
+
     /// Notes a BSS from a scan finished at `now`, matches it against `index`,
     /// and returns what changed. The kernel keeps BSSes it heard in earlier
     /// scans and reports how long ago it last heard each

@@ -55,8 +55,14 @@ public struct TrackedAccessory: Sendable {
         lastHeard = now
         var appeared = Set<DescriptorMatch>()
         let rssi = rssi
-        for candidate in candidates where candidate.admits(rssi: rssi) {
-            if lastMatched.updateValue(now, forKey: candidate.match) == nil { appeared.insert(candidate.match) }
+        // A while loop: an unoptimised build's array iterator allocates.
+        var index = 0
+        while index < candidates.count {
+            let candidate = candidates[index]
+            if candidate.admits(rssi: rssi), lastMatched.updateValue(now, forKey: candidate.match) == nil {
+                appeared.insert(candidate.match)
+            }
+            index += 1
         }
         return appeared
     }
@@ -70,6 +76,18 @@ public struct TrackedAccessory: Sendable {
         guard advertisement?.lastPayload(for: facts, equals: payload) == true else { return nil }
         advertisement!.note(facts)
         let appeared = heard(facts, at: now, dataChanged: false, index: index, configuration: configuration)
+        return (appeared, isPresent)
+    }
+
+    /// `heard` for a report whose AD changed, after merging it into the
+    /// advertisement in place; nil, changing nothing, when there is no advertisement yet.
+    mutating func heardChanged(
+        _ facts: AdvertisingReportFacts, data: AdvertisingData, payload: UnsafeRawBufferPointer,
+        at now: MonotonicInstant, index: MatchingIndex, configuration: PresenceConfiguration
+    ) -> (appeared: Set<DescriptorMatch>, present: Bool)? {
+        guard advertisement?.device == facts.device else { return nil }
+        advertisement!.merge(facts, data: data, payload: payload)
+        let appeared = heard(facts, at: now, dataChanged: true, index: index, configuration: configuration)
         return (appeared, isPresent)
     }
 

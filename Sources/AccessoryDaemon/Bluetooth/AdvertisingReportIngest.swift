@@ -20,19 +20,37 @@ public final class AdvertisingReportIngest {
     /// says whether it could (see `DiscoveryPipeline.recordRepeat`).
     private let recordRepeat: ((AdvertisingReportFacts, UnsafeRawBufferPointer) -> Bool)?
 
+    /// Notes a report whose AD changed, parsed into the given data, for a
+    /// device already known, and says whether it could (see `DiscoveryPipeline.recordChanged`).
+    private let recordChanged: ((AdvertisingReportFacts, AdvertisingData, UnsafeRawBufferPointer) -> Bool)?
+    /// What a clean legacy report is parsed into for `recordChanged`: one
+    /// value for every report, so its storage is reused.
+    private var parsed = AdvertisingData()
+    private var parseDamage: [ADParsingError] = []
+    /// Whether either fast path is given; kept, since in an unoptimised build
+    /// the `||` that tells it allocates a closure on every report.
+    private let hasFastPaths: Bool
+
     /// `recordRepeat`, when given, is asked first for every clean legacy
     /// report: one it takes is neither copied, parsed nor matched again.
+    /// `recordChanged`, when given, is asked next, with the report parsed
+    /// into storage reused from one report to the next: one it takes is not copied.
     public init(
         record: @escaping (Advertisement) -> Void,
-        recordRepeat: ((AdvertisingReportFacts, UnsafeRawBufferPointer) -> Bool)? = nil
+        recordRepeat: ((AdvertisingReportFacts, UnsafeRawBufferPointer) -> Bool)? = nil,
+        recordChanged: ((AdvertisingReportFacts, AdvertisingData, UnsafeRawBufferPointer) -> Bool)? = nil
     ) {
         self.record = record
         self.recordRepeat = recordRepeat
+        self.recordChanged = recordChanged
+        hasFastPaths = recordRepeat != nil || recordChanged != nil
     }
 
-    /// Everything into `pipeline`, repeats by its fast path.
+    /// Everything into `pipeline`, repeats and changes of known devices by its fast paths.
     public convenience init(pipeline: DiscoveryPipeline) {
-        self.init(record: { pipeline.record($0) }, recordRepeat: { pipeline.recordRepeat($0, payload: $1) })
+        self.init(
+            record: { pipeline.record($0) }, recordRepeat: { pipeline.recordRepeat($0, payload: $1) },
+            recordChanged: { pipeline.recordChanged($0, data: $1, payload: $2) })
     }
 
     /// What `ingest` returns for legacy advertising reports it read in place:
@@ -83,10 +101,12 @@ public final class AdvertisingReportIngest {
     }
 
     /// A legacy report read in place: a repeat of a clean payload goes to
-    /// `recordRepeat` as it lies; anything else is copied, parsed and recorded.
+    /// `recordRepeat` as it lies, a changed clean payload of a known device
+    /// to `recordChanged` parsed into reused storage; anything else is
+    /// copied, parsed and recorded.
     private func ingest(_ report: BorrowedLEAdvertisingReport, controller: UInt16?) {
-        if let recordRepeat, AdvertisingDataParser.isClean(report.data),
-            recordRepeat(Advertisement.facts(of: report, controllerIndex: controller), report.data)
+        if hasFastPaths, AdvertisingDataParser.isClean(report.data),
+            recordKnown(report.data, Advertisement.facts(of: report, controllerIndex: controller))
         {
             advertisementCount &+= 1
             return
@@ -94,6 +114,17 @@ public final class AdvertisingReportIngest {
         convert { (damage) throws(AdvertisementConversionError) in
             Advertisement(report.report, controllerIndex: controller, damage: &damage)
         }
+    }
+
+    /// A clean report of a device the pipeline knows, by its fast paths: as
+    /// a repeat, else parsed into `parsed` as a change. False when the device is not known.
+    private func recordKnown(_ payload: UnsafeRawBufferPointer, _ facts: AdvertisingReportFacts) -> Bool {
+        if let recordRepeat, recordRepeat(facts, payload) { return true }
+        guard let recordChanged else { return false }
+        // Clean, so nothing is dropped: there is no damage to count.
+        AdvertisingDataParser.read(bytesAt: payload, into: &parsed, damage: &parseDamage)
+        parseDamage.removeAll(keepingCapacity: true)
+        return recordChanged(facts, parsed, payload)
     }
 
     /// Drops pending fragments of `controller` (its scan restarted or it went away).

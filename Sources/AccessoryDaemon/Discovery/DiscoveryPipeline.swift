@@ -57,6 +57,17 @@ public final class DiscoveryPipeline {
         return true
     }
 
+    /// A report of a known device whose AD changed, parsed into `data`:
+    /// merged and matched in storage the registry holds (see
+    /// `AccessoryRegistry.recordChanged`). False, doing nothing, when the
+    /// registry does not know the device.
+    public func recordChanged(_ facts: AdvertisingReportFacts, data: AdvertisingData, payload: UnsafeRawBufferPointer) -> Bool {
+        guard let events = registry.recordChanged(facts, data: data, payload: payload, at: clock.now, matchingWith: index)
+        else { return false }
+        recorded(facts.device, events)
+        return true
+    }
+
     private func recorded(_ device: BluetoothDeviceIdentifier, _ events: [PresenceEvent]) {
         if !sightingObservers.isEmpty, let merged = registry[.bluetooth(device)]?.advertisement {
             // No descriptors, no matches: the monitor without any skips the lookups.

@@ -18,6 +18,7 @@ import Testing
             live.append(DescriptorMatch(app: app, descriptorID: id))
         }
         var matchedSomething = 0
+        var buffer: [DescriptorMatch] = []
         for round in 0..<600 {
             // Churn: descriptors come and go while matching goes on.
             if round % 10 == 0, !live.isEmpty {
@@ -33,6 +34,9 @@ import Testing
             let fast = index.matches(advertisement, rssi: rssi)
             let slow = index.matchesByScanningAll(advertisement, rssi: rssi)
             #expect(fast == slow, "seed \(seed) round \(round): \(advertisement)")
+            // The reused buffer holds the same matches, each once, whatever it held before.
+            index.matches(advertisement.data, rssi: rssi, into: &buffer)
+            #expect(buffer.count == fast.count && Set(buffer) == fast, "seed \(seed) round \(round): \(buffer)")
             let network = random.network()
             #expect(index.matches(network) == index.matchesByScanningAll(network), "seed \(seed) round \(round): \(network)")
             if !fast.isEmpty { matchedSomething += 1 }

@@ -5,8 +5,9 @@ import TestSupport
 /// Counts heap allocations, not time. accessory-bench (the build beside this
 /// test bundle) runs the intake from HCI event bytes through the ingest, the
 /// pipeline, the registry and matching under valgrind's DHAT: once with every
-/// device new, once after a first pass made every device known. The
-/// difference is what the known devices' reports allocated.
+/// device new, once after a first pass made every device known (and, for
+/// changing payloads, after one and after two such passes). The difference
+/// is what the known devices' reports allocated.
 @Suite struct IntakeAllocationTests {
     static let devices = 300
 
@@ -53,10 +54,27 @@ import TestSupport
         let thenKnown = try Self.blocks(intake + ["--devices", "\(Self.devices)", "--warm", "1"])
         #expect(thenKnown - allNew == 0, "\(thenKnown - allNew) heap blocks for \(Self.devices) repeated reports")
 
-        // The count is not blind: known devices whose payload changes on every report do allocate.
+        // The count is not blind: a new device does allocate (its entry, its
+        // stored advertisement). One device sending every payload in turn is
+        // new once; 300 devices are new 300 times.
+        let oneDevice = try Self.blocks(intake + ["--devices", "1", "--warm", "0"])
+        #expect(allNew - oneDevice > 0, "\(allNew - oneDevice) heap blocks for \(Self.devices - 1) more new devices")
+    }
+
+    /// The second case: a known device whose payload changes on every
+    /// report (each device sends three payloads in turn) is parsed into reused
+    /// storage, merged where its advertisement lies and matched into a reused
+    /// buffer. Its first pass may grow that storage; from then on nothing.
+    @Test func aKnownDeviceSendingAChangedPayloadAllocatesNothing() throws {
+        try #require(FileManager.default.isExecutableFile(atPath: Self.benchPath), "no accessory-bench beside the tests")
+        let scratch = try ScratchDirectory("intake-allocations-changed")
+        let corpus = scratch.path("corpus.bin")
+        _ = try Self.run([Self.benchPath, "corpus", corpus, "--count", "\(Self.devices)"])
         let changing = Self.devices / 3
-        let changingNew = try Self.blocks(intake + ["--devices", "\(changing)", "--warm", "0"])
-        let changingKnown = try Self.blocks(intake + ["--devices", "\(changing)", "--warm", "1"])
-        #expect(changingKnown - changingNew > 0)
+        let intake = ["intake", corpus, "--descriptors", "100", "--limit", "\(Self.devices)", "--runs", "0",
+                      "--devices", "\(changing)"]
+        let once = try Self.blocks(intake + ["--warm", "1"])
+        let twice = try Self.blocks(intake + ["--warm", "2"])
+        #expect(twice - once == 0, "\(twice - once) heap blocks for \(Self.devices) changed payloads of known devices")
     }
 }
