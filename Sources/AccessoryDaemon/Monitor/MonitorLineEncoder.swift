@@ -9,8 +9,7 @@ import AccessoryCore
 struct MonitorLineEncoder {
     /// The lines written so far (each `append` adds one, without its newline).
     var bytes: [UInt8] = []
-    private var serviceData: [(key: BluetoothUUID, value: [UInt8])] = []
-    private var manufacturerData: [(key: UInt16, value: [[UInt8]])] = []
+    private var writtenUUIDs: [BluetoothUUID] = []
     private var matchText: [UInt8] = []
     private var matchRanges: [Range<Int>] = []
 
@@ -48,44 +47,30 @@ struct MonitorLineEncoder {
         append(advertisement.isConnectable ? " connectable=yes" : " connectable=no")
         append(advertisement.isScannable ? " scannable=yes" : " scannable=no")
         // The complete name when heard, else the shortened one (`localNameBytes`).
-        if let name = data.completeLocalName {
-            append(" name=")
-            appendQuoted(name)
-        } else if let name = data.shortenedLocalName {
-            append(" short_name=")
+        // Every variable-length field is read where it lies: the data's
+        // array and table forms would allocate on every line.
+        data.withLocalName { name, isComplete in
+            append(isComplete ? " name=" : " short_name=")
             appendQuoted(name)
         }
         appendServiceUUIDs(data)
-        if !data.serviceData.isEmpty {
-            append(" service_data=")
-            serviceData.removeAll(keepingCapacity: true)
-            for entry in data.serviceData { serviceData.append(entry) }
-            serviceData.sort { $0.key < $1.key }
-            for (position, entry) in serviceData.enumerated() {
-                if position > 0 { append(",") }
-                append(entry.key)
-                append(":")
-                appendHex(entry.value)
-            }
-            serviceData.removeAll(keepingCapacity: true)
+        // Service data ascending by UUID, manufacturer data by company with
+        // each company's values in the order heard: the order the data keeps.
+        var first = true
+        data.forEachServiceData { uuid, value in
+            append(first ? " service_data=" : ",")
+            first = false
+            append(uuid)
+            append(":")
+            appendHex(value)
         }
-        if !data.manufacturerDataValues.isEmpty {
-            append(" manufacturer=")
-            manufacturerData.removeAll(keepingCapacity: true)
-            for entry in data.manufacturerDataValues { manufacturerData.append(entry) }
-            manufacturerData.sort { $0.key < $1.key }
-            var first = true
-            for (company, values) in manufacturerData {
-                // Each value of a company as its own `company:hex`, in the order heard.
-                for value in values {
-                    if !first { append(",") }
-                    first = false
-                    appendHex16(company)
-                    append(":")
-                    appendHex(value)
-                }
-            }
-            manufacturerData.removeAll(keepingCapacity: true)
+        first = true
+        data.forEachManufacturerData { company, value in
+            append(first ? " manufacturer=" : ",")
+            first = false
+            appendHex16(company)
+            append(":")
+            appendHex(value)
         }
         if let appearance = data.appearance {
             append(" appearance=0x")
@@ -98,22 +83,17 @@ struct MonitorLineEncoder {
     }
 
     /// `uuids=` as `AdvertisingData.serviceUUIDs` lists them: the complete
-    /// list first, then the incomplete one, each UUID once. Lists are a few
-    /// UUIDs long, so repeats are looked for in place instead of in a Set.
+    /// list first, then the incomplete one, each UUID once (the ones written
+    /// are kept in a scratch list that keeps its storage).
     private mutating func appendServiceUUIDs(_ data: AdvertisingData) {
-        let complete = data.completeServiceUUIDs
-        let incomplete = data.incompleteServiceUUIDs
-        var first = true
-        for (position, uuid) in complete.enumerated() where !complete[..<position].contains(uuid) {
-            append(first ? " uuids=" : ",")
-            first = false
-            append(uuid)
-        }
-        for (position, uuid) in incomplete.enumerated()
-        where !complete.contains(uuid) && !incomplete[..<position].contains(uuid) {
-            append(first ? " uuids=" : ",")
-            first = false
-            append(uuid)
+        writtenUUIDs.removeAll(keepingCapacity: true)
+        for complete in [true, false] {
+            data.forEachServiceUUID(complete: complete) { uuid in
+                if writtenUUIDs.contains(uuid) { return }
+                append(writtenUUIDs.isEmpty ? " uuids=" : ",")
+                writtenUUIDs.append(uuid)
+                append(uuid)
+            }
         }
     }
 
@@ -151,6 +131,10 @@ struct MonitorLineEncoder {
     /// are `MonitorLine.quoted`'s). Printable ASCII, what nearly every name
     /// is, is copied as it is; anything else goes the Unicode way.
     mutating func appendQuoted(_ name: [UInt8]) {
+        name.withUnsafeBytes { appendQuoted($0) }
+    }
+
+    mutating func appendQuoted(_ name: UnsafeRawBufferPointer) {
         append("\"")
         if name.allSatisfy({ $0 >= 0x20 && $0 <= 0x7E && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }) {
             bytes.append(contentsOf: name)
@@ -263,7 +247,7 @@ struct MonitorLineEncoder {
     }
 
     /// Lowercase hex, no separators, as `hexString`.
-    private mutating func appendHex(_ value: [UInt8]) {
+    private mutating func appendHex(_ value: UnsafeRawBufferPointer) {
         for byte in value { appendHexByte(byte, uppercase: false) }
     }
 
