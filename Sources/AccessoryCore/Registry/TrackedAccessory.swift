@@ -34,6 +34,23 @@ public struct TrackedAccessory: Sendable {
 
     public var isPresent: Bool { !lastMatched.isEmpty }
 
+    /// What `index.matches(advertisement, rssi: rssi)` finds, taken from the
+    /// candidates kept for the merged advertisement when they are the
+    /// index's current ones (they are after each record), so the monitor
+    /// does not match every report a second time.
+    public func matches(at rssi: Int?, in index: MatchingIndex) -> Set<DescriptorMatch> {
+        guard candidatesStamp == index.stamp else {
+            return advertisement.map { index.matches($0, rssi: rssi) } ?? []
+        }
+        var result = Set<DescriptorMatch>()
+        var position = 0
+        while position < candidates.count {
+            if candidates[position].admits(rssi: rssi) { result.insert(candidates[position].match) }
+            position += 1
+        }
+        return result
+    }
+
     /// The learned advertising interval, once there are enough adverts to tell.
     public func advertisingInterval(_ configuration: PresenceConfiguration) -> Duration? {
         interval.learned(needed: configuration.intervalSamplesNeeded).map { .nanoseconds(Int64(clamping: $0)) }

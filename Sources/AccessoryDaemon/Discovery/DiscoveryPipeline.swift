@@ -69,9 +69,9 @@ public final class DiscoveryPipeline {
     }
 
     private func recorded(_ device: BluetoothDeviceIdentifier, _ events: [PresenceEvent]) {
-        if !sightingObservers.isEmpty, let merged = registry[.bluetooth(device)]?.advertisement {
-            // No descriptors, no matches: the monitor without any skips the lookups.
-            let sighting = Sighting.bluetooth(merged, matches: index.count == 0 ? [] : index.matches(merged))
+        if !sightingObservers.isEmpty, let tracked = registry[.bluetooth(device)], let merged = tracked.advertisement {
+            // Judged on the report's own RSSI, from the candidates the record just kept.
+            let sighting = Sighting.bluetooth(merged, matches: tracked.matches(at: merged.rssi.map(Int.init), in: index))
             sightingObservers.forEach { $0(sighting) }
         }
         deliver(events)

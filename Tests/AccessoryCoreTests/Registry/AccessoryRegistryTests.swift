@@ -142,6 +142,28 @@ import Testing
         #expect(events.map(\.kind) == [.appeared])
     }
 
+    /// What the monitor shows with each sighting: the same as matching the
+    /// merged advertisement again at that RSSI, taken from what the record kept.
+    @Test func aTrackedDevicesMatchesAtAnRSSIAreWhatTheIndexFinds() throws {
+        var index = MatchingIndex()
+        try index.insert(.init(bluetoothCompanyIdentifier: apple, bluetoothNameSubstring: "Acme", bluetoothRange: .immediate), id: 1, app: "acme")
+        try index.insert(.init(bluetoothCompanyIdentifier: apple, bluetoothNameSubstring: "Acme"), id: 2, app: "acme")
+        try index.insert(.init(bluetoothCompanyIdentifier: apple, bluetoothNameSubstring: "Other"), id: 3, app: "other")
+        var registry = AccessoryRegistry()
+        _ = registry.record(Build.advertisement(1, rssi: -80, beacon), at: .zero, matchingWith: index)
+        let tracked = try #require(registry[.bluetooth(Build.device(1))])
+        let merged = try #require(tracked.advertisement)
+        for rssi in [-90, -40, nil] as [Int?] {
+            #expect(tracked.matches(at: rssi, in: index) == index.matches(merged, rssi: rssi))
+        }
+        #expect(tracked.matches(at: -40, in: index) == [match, DescriptorMatch(app: "acme", descriptorID: 2)])
+        #expect(tracked.matches(at: -90, in: index) == [DescriptorMatch(app: "acme", descriptorID: 2)])
+
+        // The index changed since the record: matched again, not from stale candidates.
+        try index.insert(.init(bluetoothCompanyIdentifier: apple, bluetoothNameSubstring: "Ac"), id: 4, app: "other")
+        #expect(tracked.matches(at: -90, in: index).contains(DescriptorMatch(app: "other", descriptorID: 4)))
+    }
+
     @Test func descriptorThatStopsMatchingIsLostWhileTheDeviceStaysHeard() throws {
         var index = MatchingIndex()
         try index.insert(.init(bluetoothCompanyIdentifier: apple, bluetoothManufacturerDataBlob: [0x01], bluetoothManufacturerDataMask: [0xFF]), id: 1, app: "acme")
