@@ -6,12 +6,12 @@ import Glibc
 
 /// `accessoryctl`: the administrator's tool.
 public enum AccessoryControl {
-    static let commands: [any ControlCommand.Type] = [
+    static var commands: [any ControlCommand.Type] { [
         Requests.self, Approve.self, Deny.self, Pick.self,
         Accessories.self, Remove.self, Rename.self,
         Allow.self, Disallow.self,
         CheckManifests.self, CheckDescriptors.self,
-    ]
+    ] }
 
     public static let declaration = CommandDeclaration(
         "accessoryctl",
