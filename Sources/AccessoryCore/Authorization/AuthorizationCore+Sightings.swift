@@ -57,6 +57,16 @@ extension AuthorizationCore {
     /// A device heard (any device: the core keeps to the granted ones). Its
     /// app hears that it is present when it was not, and its advertisement
     /// when that changed.
+    /// Whether a sighting of `key` can concern a grant, so that `heard` has
+    /// anything to do: a Bluetooth device's key is its identity, so only a
+    /// granted one's can; a BSS's identity is its SSID, which the key does
+    /// not give, so every BSS can. Asked before each report is handed over,
+    /// so the reports of devices nobody holds cost nothing more.
+    public func concerns(_ key: AccessoryKey) -> Bool {
+        guard case .bluetooth(let device) = key else { return true }
+        return !grants.isEmpty && grants.holder(of: .bluetooth(device)) != nil
+    }
+
     public mutating func heard(_ tracked: TrackedAccessory) -> AuthorizationDecision {
         var decision = AuthorizationDecision()
         guard !grants.isEmpty, let heard = Self.identity(of: tracked), let grant = grants.holder(of: heard.identity) else {

@@ -31,19 +31,9 @@ public final class AuthorizationCenter {
         core = AuthorizationCore(grants: store.grants, idSeed: random.next())
         lastDemand = core.demand
         pipeline.onPresence { [weak self] event in self?.apply { core, _, registry in core.appeared(event, registry: registry) } }
-        pipeline.onHeard(when: { [weak self] key in self?.mayHeed(key) ?? false }) { [weak self] tracked in
+        pipeline.onHeard(when: { [weak self] key in self?.core.concerns(key) ?? false }) { [weak self] tracked in
             self?.apply { core, _, _ in core.heard(tracked) }
         }
-    }
-
-    /// Whether `AuthorizationCore.heard` can do anything with a sighting of
-    /// `key`: only a granted accessory's can, and a Bluetooth device's
-    /// identity is its key, so every other device's reports skip the
-    /// transaction (a copy of the core and the registry per report). A BSS's
-    /// identity is its SSID, which the key does not give: those always go in.
-    private func mayHeed(_ key: AccessoryKey) -> Bool {
-        guard case .bluetooth(let device) = key else { return true }
-        return !core.grants.isEmpty && core.grants.holder(of: .bluetooth(device)) != nil
     }
 
     // MARK: Carrying decisions out

@@ -54,6 +54,14 @@ import Testing
         #expect(GrantPresence.rssi(Self.camera, in: w.registry, at: w.now) == -70)
     }
 
+    @Test func onlyAGrantedDevicesOrAnyBSSsSightingsConcernTheCore() {
+        #expect(World(grants: [Self.porch]).core.concerns(.bluetooth(World.device(50))))
+        #expect(!World(grants: [Self.porch]).core.concerns(.bluetooth(World.device(51))))
+        #expect(!World().core.concerns(.bluetooth(World.device(50))))
+        // A BSS names no SSID by its key: it may be a granted hotspot's.
+        #expect(World().core.concerns(.wifi(BSSID(rawValue: 0x0200_0000_0001)!)))
+    }
+
     @Test func anUngrantedDeviceConcernsNobody() {
         var w = World(grants: [Self.porch])
         w.hear(51)
