@@ -37,7 +37,8 @@ struct Options {
                                      accessory (picked now, or else the first one the
                                      app has) over a channel accessoryd hands over
           --hold                     with --read: keep the channel, read again for
-                                     every line on stdin, until stdin ends
+                                     every line on stdin, until stdin ends; after
+                                     a restart of accessoryd, open it again
           --join                     then join the Wi-Fi accessory's hotspot (picked
                                      now, or else the first one the app has); the
                                      passphrase is the first line on stdin
@@ -46,7 +47,8 @@ struct Options {
           --follow SECONDS           then, for SECONDS seconds or until the session
                                      ends, print the app's accessories coming into
                                      range and going out of it, and their
-                                     advertisements (not with --read or --join)
+                                     advertisements (not with --read or --join);
+                                     a restart of accessoryd is followed through
           --bus-address ADDRESS      a bus other than the system bus (tests)
           --help                     this text
 

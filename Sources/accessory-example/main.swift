@@ -122,26 +122,40 @@ func joinHotspot(of accessory: Accessory, fetch url: String?) async -> Int32 {
 }
 
 /// What an app does with its accessory: asks accessoryd for a channel and
-/// reads a characteristic over it, with no capability of its own.
+/// reads a characteristic over it, with no capability of its own. With
+/// `hold`, a channel taken away by a restart of accessoryd is asked for
+/// again once the session says accessoryd is back (`serviceRestarted`).
 func readCharacteristic(
     of accessory: Accessory, _ what: (service: BluetoothUUID, characteristic: BluetoothUUID), hold: Bool
 ) async -> Int32 {
-    let channel: BluetoothChannel
+    let watch = hold ? RestartWatch(session) : nil
+    var gatt: GATTClient
     do {
-        channel = try await session.openBluetoothChannel(to: accessory)
+        gatt = GATTClient(try await session.openBluetoothChannel(to: accessory))
     } catch {
         printError("no channel to \(accessory.displayName): \(error)")
         return 1
     }
-    let gatt = GATTClient(channel)
+    var again = false
     repeat {
+        again = false
+        let restarts = watch?.restarts ?? 0
         do {
             let value = try gatt.readCharacteristic(what.characteristic, of: what.service)
             say("read: \(what.characteristic) = \"\(String(decoding: value, as: UTF8.self))\"")
         } catch {
             printError("read failed: \(error)")
-            return hold ? 3 : 1
+            guard let watch, await watch.wait(after: restarts) else { return hold ? 3 : 1 }
+            do {
+                gatt = GATTClient(try await session.openBluetoothChannel(to: accessory))
+                say("channel opened again")
+            } catch {
+                printError("no channel to \(accessory.displayName) after the restart: \(error)")
+                return 3
+            }
+            // The read that failed is made again, without waiting for a line.
+            again = true
         }
-    } while hold && readLine() != nil
+    } while hold && (again || readLine() != nil)
     return 0
 }

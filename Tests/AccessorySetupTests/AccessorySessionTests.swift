@@ -356,7 +356,7 @@ struct AccessorySessionTests {
         session.invalidate()
     }
 
-    @Test func theServiceNamePassingToAnotherConnectionEndsTheSession() async throws {
+    @Test func aNewOwnerOfTheNameThatOpensNoSessionEndsIt() async throws {
         let agent = try await FakeAgent(address: bus.address)
         let session = AccessorySession(busAddress: bus.address)
         var events = session.events.makeAsyncIterator()
@@ -365,7 +365,7 @@ struct AccessorySessionTests {
         let client = try #require(agent.clientName)
 
         // The agent stays on the bus but gives up the name; a newcomer takes
-        // it and speaks as the session's agent would.
+        // it, speaks as the session's agent would, and serves no session.
         try await agent.releaseName()
         try await Impostor.send(on: bus.address) { connection in
             try connection.requestName("org.accessoryagent")
@@ -374,12 +374,37 @@ struct AccessorySessionTests {
                 destination: client) { _ in }
         }
 
+        // Its signal is not the session's; the session tried to open a new one, in vain.
         let ended = try await next(&events)
-        #expect(ended == AccessoryEvent(.invalidated, error: AccessorySetupError(
-            .invalidated, reason: .message("org.accessoryagent passed to another connection"))))
+        #expect(ended.eventType == .invalidated)
+        #expect(ended.error?.code == .invalidated)
+        #expect("\(ended)".contains("accessoryd restarted, but the session could not be activated again"), "\(ended)")
         #expect(await events.next() == nil)
     }
 
+    @Test func invalidatingWhileTheAgentIsAwayEndsTheSession() async throws {
+        let agent = try await FakeAgent(address: bus.address, accessories: [Self.lamp])
+        let session = AccessorySession(busAddress: bus.address)
+        var events = session.events.makeAsyncIterator()
+        try await session.activate()
+        #expect(try await next(&events).eventType == .activated)
+        agent.stop()
+        let restarting = AccessorySetupError(.invalidRequest, reason: .message(SessionCore.restartingReason))
+        while true {
+            do throws(AccessorySetupError) {
+                try await session.finishPickerDiscovery()
+            } catch where error == restarting {
+                break
+            } catch {}
+            try await Task.sleep(for: .milliseconds(10))
+        }
+
+        session.invalidate()
+
+        #expect(try await next(&events) == AccessoryEvent(.invalidated))
+        #expect(await events.next() == nil)
+        #expect(session.accessories.map(\.displayName) == ["Porch Lamp"])
+    }
     @Test func invalidatingBeforeActivatingEndsTheEvents() async {
         let session = AccessorySession(busAddress: bus.address)
         session.invalidate()
@@ -434,8 +459,8 @@ struct AccessorySessionTests {
         session.invalidate()
     }
 
-    @Test func theAgentLeavingTheBusEndsTheSession() async throws {
-        let agent = try await FakeAgent(address: bus.address, picker: [.stayOpen])
+    @Test func theAgentLeavingTheBusAndComingBackActivatesTheSessionAgain() async throws {
+        let agent = try await FakeAgent(address: bus.address, accessories: [Self.lamp], picker: [.stayOpen])
         let session = AccessorySession(busAddress: bus.address)
         var events = session.events.makeAsyncIterator()
         try await session.activate()
@@ -445,9 +470,17 @@ struct AccessorySessionTests {
 
         agent.stop()
 
-        let ended = try await next(&events)
-        #expect(ended == AccessoryEvent(.invalidated, error: AccessorySetupError(.invalidated, reason: .message("accessoryd left the bus"))))
-        #expect(await events.next() == nil)
-        await #expect(throws: AccessorySetupError(.invalidated)) { try await picker.value }
+        // The picker went with it; the session did not.
+        await #expect(throws: AccessorySetupError(.unknown, reason: .message("accessoryd restarted; the picker is gone"))) {
+            try await picker.value
+        }
+        let back = try await FakeAgent(address: bus.address, accessories: [Self.lamp, Self.sensor])
+        #expect(try await next(&events) == AccessoryEvent(.serviceRestarted))
+        #expect(session.accessories.map(\.displayName) == ["Porch Lamp", "Lab Sensor"])
+        #expect(back.calls == ["Activate"])
+        try await session.finishPickerDiscovery()
+        #expect(back.calls == ["Activate", "FinishPickerDiscovery"])
+        session.invalidate()
+        #expect(try await next(&events).eventType == .invalidated)
     }
 }

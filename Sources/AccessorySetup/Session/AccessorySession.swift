@@ -231,7 +231,8 @@ public final class AccessorySession: Sendable {
     // MARK: Plumbing
 
     /// On the bus thread: connects, opens the session, listens to its signals
-    /// (and to the agent leaving), activates it and reads its accessories.
+    /// (and to the agent leaving and coming back), activates it and reads its
+    /// accessories. Also how a session is opened again after a restart.
     private static func open(
         _ context: BusThread.Context, address: String?, thread: BusThread, core: SessionCore
     ) throws(AccessorySetupError) -> (path: String, accessories: [Accessory]) {
@@ -255,7 +256,7 @@ public final class AccessorySession: Sendable {
                 thread?.post { context in core.deliver(signal, context: context) }
             }
             try followAccessories(sender: agent, connection: connection, thread: thread, core: core)
-            if let agent { try watchAgentLeaving(agent, connection: connection, core: core) }
+            if let agent { try watchService(agent, connection: connection, address: address, thread: thread, core: core) }
         } catch {
             throw AccessorySetupError(.activationFailed, reason: .message("\(error)"))
         }
@@ -292,21 +293,44 @@ public final class AccessorySession: Sendable {
         }
     }
 
-    /// The agent leaving the bus (a crash, a restart), or org.accessoryagent
-    /// passing to another connection, ends every session it had: the new
-    /// owner knows none of them, and signals are only taken from the old one.
-    private static func watchAgentLeaving(_ agent: String, connection: BusConnection, core: SessionCore) throws(SystemError) {
-        try connection.onSignal(sender: "org.freedesktop.DBus", interface: "org.freedesktop.DBus", member: "NameOwnerChanged") { message in
-            guard let name = try? message.readString(), let _ = try? message.readString(),
+    /// The agent leaving the bus (a restart, an upgrade, a crash) takes the
+    /// session with it, but not the app's grants: the session waits, and
+    /// once org.accessoryagent has an owner again (the same service, as only
+    /// accessoryd's user may own it on the system bus), `reopen` opens and
+    /// activates a new one. Signals are only ever taken from the agent that
+    /// answered OpenSession, so nothing the old or the new one says is
+    /// mistaken for the other's.
+    private static func watchService(
+        _ agent: String, connection: BusConnection, address: String?, thread: BusThread, core: SessionCore
+    ) throws(SystemError) {
+        try connection.onSignal(sender: "org.freedesktop.DBus", interface: "org.freedesktop.DBus", member: "NameOwnerChanged") {
+            [weak thread] message in
+            guard let thread, let name = try? message.readString(), let oldOwner = try? message.readString(),
                 let newOwner = try? message.readString()
             else { return }
-            if name == agent {
-                core.end(error: AccessorySetupError(.invalidated, reason: .message("accessoryd left the bus")))
-            } else if name == BusNames.service, !newOwner.isEmpty, newOwner != agent {
-                // Given up and not yet taken is no news: an agent leaving the bus
-                // says so as its unique name goes, just after.
-                core.end(error: AccessorySetupError(.invalidated, reason: .message("\(BusNames.service) passed to another connection")))
+            // Given up (then its unique name goes too, just after), or gone.
+            if name == agent || (name == BusNames.service && oldOwner == agent) { _ = core.serviceLeft(thread) }
+            if name == BusNames.service, !newOwner.isEmpty, newOwner != agent {
+                _ = core.serviceLeft(thread)
+                thread.post { context in reopen(context, address: address, thread: thread, core: core) }
             }
+        }
+    }
+
+    /// On the bus thread, once accessoryd is back: a new connection (the old
+    /// one's match rules name the agent that left), a new session, activated;
+    /// its `Activated` becomes the one `serviceRestarted` event, after the
+    /// accessories were read again. Should the new accessoryd refuse (the
+    /// app's manifest gone), the session ends with the reason.
+    private static func reopen(_ context: BusThread.Context, address: String?, thread: BusThread, core: SessionCore) {
+        guard core.isRestarting(thread) else { return }
+        context.connection = nil
+        do {
+            let (path, _) = try open(context, address: address, thread: thread, core: core)
+            core.finishRestart(thread, path: path)
+        } catch {
+            core.end(error: AccessorySetupError(
+                .invalidated, reason: .message("accessoryd restarted, but the session could not be activated again: \(error)")))
         }
     }
 

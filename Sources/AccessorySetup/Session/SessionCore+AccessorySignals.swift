@@ -36,11 +36,12 @@ extension SessionCore {
 
 extension SessionCore.Phase {
     /// Whether signals are the session's: while activation finishes and after;
-    /// not after it ended, nor left over from an abandoned activation.
+    /// not after it ended, nor left over from an abandoned activation or
+    /// from the accessoryd that left the bus.
     var takesSignals: Bool {
         switch self {
         case .activating, .active: true
-        case .new, .ended: false
+        case .new, .restarting, .ended: false
         }
     }
 }

@@ -15,6 +15,9 @@ final class SessionCore: Sendable {
         case new
         case activating(BusThread)
         case active(BusThread, path: String)
+        /// accessoryd left the bus (a restart, an upgrade) and took the
+        /// session with it; a new one is opened when it is back.
+        case restarting(BusThread)
         /// Invalidated, by the app or by the agent: for good.
         case ended
     }
@@ -24,6 +27,9 @@ final class SessionCore: Sendable {
         var accessories: [Accessory] = []
         /// `showPicker` waiting for the picker to be dismissed.
         var picker = PickerWait<PickerWaiter>()
+        /// Reopened after a restart: the new session's `Activated` is told
+        /// to the app as `serviceRestarted`, not as a second `activated`.
+        var reactivated = false
     }
 
     let state = Mutex(State())
@@ -50,7 +56,7 @@ final class SessionCore: Sendable {
         try state.withLock { state throws(AccessorySetupError) in
             switch state.phase {
             case .new: break
-            case .activating, .active:
+            case .activating, .active, .restarting:
                 throw AccessorySetupError(.invalidRequest, reason: .message("the session is already activated"))
             case .ended: throw AccessorySetupError(.invalidated)
             }
@@ -65,7 +71,11 @@ final class SessionCore: Sendable {
     /// that run after this one), so presence and events about them apply.
     func adoptActivated(_ accessories: [Accessory], thread: BusThread) {
         state.withLock { state in
-            if case .activating(let current) = state.phase, current === thread { state.accessories = accessories }
+            switch state.phase {
+            case .activating(let current), .restarting(let current):
+                if current === thread { state.accessories = accessories }
+            default: break
+            }
         }
     }
 
@@ -94,6 +104,8 @@ final class SessionCore: Sendable {
             case .active(let thread, let path): return (thread, path)
             case .new, .activating:
                 throw AccessorySetupError(.invalidRequest, reason: .message("the session is not activated"))
+            case .restarting:
+                throw AccessorySetupError(.invalidRequest, reason: .message(Self.restartingReason))
             case .ended: throw AccessorySetupError(.invalidated)
             }
         }
@@ -115,7 +127,7 @@ final class SessionCore: Sendable {
             switch state.phase {
             case .ended: return nil
             case .new: break
-            case .activating(let thread): ending.thread = thread
+            case .activating(let thread), .restarting(let thread): ending.thread = thread
             case .active(let thread, let path): (ending.thread, ending.path) = (thread, path)
             }
             state.phase = .ended
@@ -141,6 +153,42 @@ final class SessionCore: Sendable {
     func end(error: AccessorySetupError? = nil) {
         guard let ending = markEnded() else { return }
         finish(ending, error: error)
+    }
+
+    // MARK: A restart of accessoryd
+
+    static let restartingReason = "accessoryd restarted; the session is activated again once it is back"
+
+    /// On the bus thread: accessoryd is gone, and its session with it. The
+    /// accessories stay known; a `showPicker` waiting gets the error. False
+    /// when the session was not active (already restarting, or ended).
+    func serviceLeft(_ thread: BusThread) -> Bool {
+        let left: (Bool, PickerWaiter?) = state.withLock { state in
+            guard case .active(let current, _) = state.phase, current === thread else { return (false, nil) }
+            state.phase = .restarting(thread)
+            return (true, state.picker.end())
+        }
+        left.1?.resume(returning: AccessorySetupError(.unknown, reason: .message("accessoryd restarted; the picker is gone")))
+        return left.0
+    }
+
+    /// Whether the session waits for accessoryd to come back.
+    func isRestarting(_ thread: BusThread) -> Bool {
+        state.withLock { state in
+            if case .restarting(let current) = state.phase { return current === thread }
+            return false
+        }
+    }
+
+    /// On the bus thread: a new session was opened and activated with the
+    /// new accessoryd (its accessories adopted already). Its `Activated`
+    /// signal, a job after this one, becomes the `serviceRestarted` event.
+    func finishRestart(_ thread: BusThread, path: String) {
+        state.withLock { state in
+            guard case .restarting(let current) = state.phase, current === thread else { return }
+            state.phase = .active(thread, path: path)
+            state.reactivated = true
+        }
     }
 
     // MARK: The picker
@@ -189,6 +237,9 @@ final class SessionCore: Sendable {
         }
         if let accessory { remember(accessory, after: signal) }
         var event = signal.event(accessory: accessory)
+        if case .activated = signal, state.withLock({ state in defer { state.reactivated = false }; return state.reactivated }) {
+            event.eventType = .serviceRestarted
+        }
         if event.error == nil { event.error = failure }
         events.yield(event)
         if case .pickerDidDismiss = signal { state.withLock { $0.picker.dismissed() }?.resume(returning: event.error) }
