@@ -1,7 +1,12 @@
 /// The bash completion script for a command, made from its declaration:
 /// subcommand names, option names, the values of options with a fixed list,
-/// and file or directory names where an option or argument takes a path.
+/// file or directory names where an option or argument takes a path, and
+/// words the program lists itself (`.words`), for the argument at their place.
 public enum BashCompletion {
+    /// The hidden root option the script calls for `.words` completions:
+    /// `ROOT --completion-words KIND`; not in help, not parsed as a command.
+    public static let wordsOption = "--completion-words"
+
     public static func script(for root: CommandDeclaration) -> String {
         let function = "_" + String(root.name.map { $0.isLetter || $0.isNumber ? $0 : "_" })
         var paths: [(key: String, command: CommandDeclaration)] = []
@@ -33,7 +38,7 @@ public enum BashCompletion {
             "            return",
             "        fi",
             "    done",
-            "    local options='' subcommands='' arguments=none",
+            "    local options='' subcommands='' arguments=none argument=0 valued=''",
             "    case \"$path\" in",
         ]
         for (key, command) in paths {
@@ -42,8 +47,13 @@ public enum BashCompletion {
             if !command.subcommands.isEmpty {
                 lines.append("            subcommands='\((command.subcommands.map(\.name) + ["help"]).joined(separator: " "))'")
             }
-            if let argument = command.arguments.first(where: { $0.kind != .afterTerminator && $0.completion != .none }) {
-                lines.append("            arguments=\(kind(argument.completion))")
+            let positional = command.arguments.filter { $0.kind != .afterTerminator }
+            if let index = positional.firstIndex(where: { $0.completion != .none }) {
+                lines.append("            arguments=\(kind(positional[index].completion)) argument=\(index)")
+                if case .words = positional[index].completion {
+                    let valued = command.options.filter { $0.kind != .flag }.map(\.spelling)
+                    lines.append("            valued=' \(valued.joined(separator: " ")) '")
+                }
             }
             let valueCases = command.options.filter { $0.kind != .flag }.map { option in
                 "                \(option.spelling)) \(valueCompletion(option)) return ;;"
@@ -65,6 +75,15 @@ public enum BashCompletion {
             "        compopt -o filenames; COMPREPLY=($(compgen -f -- \"$cur\"))",
             "    elif [[ $arguments == directory ]]; then",
             "        compopt -o filenames; COMPREPLY=($(compgen -d -- \"$cur\"))",
+            "    elif [[ $arguments == words:* ]]; then",
+            "        # Only for the argument at its place: count the ones typed before.",
+            "        local k typed=0",
+            "        for (( k = i; k < COMP_CWORD; k++ )); do",
+            "            [[ ${COMP_WORDS[k]} == -* || $valued == *\" ${COMP_WORDS[k-1]} \"* ]] || (( typed++ ))",
+            "        done",
+            "        if (( typed == argument )); then",
+            "            COMPREPLY=($(compgen -W \"$(\"${COMP_WORDS[0]}\" \(wordsOption) \"${arguments#words:}\" 2>/dev/null)\" -- \"$cur\"))",
+            "        fi",
             "    fi",
             "}",
             "complete -F \(function) \(root.name)",
@@ -88,6 +107,7 @@ public enum BashCompletion {
         case .none: "none"
         case .file: "file"
         case .directory: "directory"
+        case .words(let kind): "words:" + kind
         }
     }
 
@@ -98,6 +118,8 @@ public enum BashCompletion {
         case .none: return "COMPREPLY=();"
         case .file: return "compopt -o filenames; COMPREPLY=($(compgen -f -- \"$cur\"));"
         case .directory: return "compopt -o filenames; COMPREPLY=($(compgen -d -- \"$cur\"));"
+        case .words(let kind):
+            return "COMPREPLY=($(compgen -W \"$(\"${COMP_WORDS[0]}\" \(wordsOption) \(kind) 2>/dev/null)\" -- \"$cur\"));"
         }
     }
 }

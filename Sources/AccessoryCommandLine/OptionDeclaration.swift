@@ -15,6 +15,10 @@ public struct OptionDeclaration: Sendable {
         case none
         case file
         case directory
+        /// Words only the running program knows (ids of what a daemon holds):
+        /// the script asks `ROOT --completion-words KIND` at completion time,
+        /// which prints them one a line, or nothing (see `BashCompletion`).
+        case words(String)
     }
 
     /// Without its dashes: `bus-address`.

@@ -26,7 +26,8 @@ struct Remove: AdminCommand {
         "remove",
         abstract: "Revoke an accessory: its app loses it and is told so.",
         options: [BusOptions.busAddress],
-        arguments: [ArgumentDeclaration("id", help: "The accessory's id (or object path), see 'accessoryctl accessories'.")])
+        arguments: [ArgumentDeclaration("id", help: "The accessory's id (or object path), see 'accessoryctl accessories'.",
+                                completion: .words(CompletionWords.accessories))])
 
     var id: String
     var busAddress: String?
@@ -50,7 +51,8 @@ struct Rename: AdminCommand {
         abstract: "Give an accessory a new display name; its app is told so.",
         options: [BusOptions.busAddress],
         arguments: [
-            ArgumentDeclaration("id", help: "The accessory's id (or object path), see 'accessoryctl accessories'."),
+            ArgumentDeclaration("id", help: "The accessory's id (or object path), see 'accessoryctl accessories'.",
+                                completion: .words(CompletionWords.accessories)),
             ArgumentDeclaration("name", help: "The new display name."),
         ])
 

@@ -35,6 +35,7 @@ public enum AccessoryControl {
 
     /// Runs `words` (the arguments after the program's name); the exit status.
     static func run(_ words: [String]) -> Int32 {
+        if words.count == 2, words[0] == BashCompletion.wordsOption { return CompletionWords.run(words[1]) }
         switch CommandLineResolution.resolve(words, root: declaration, usageStatus: 1) {
         case .finish(let output, let error, let status):
             StandardOutput.write(output)

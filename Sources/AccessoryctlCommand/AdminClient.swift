@@ -8,6 +8,8 @@ struct AdminClient {
     static let interface = BusNames.admin
 
     private let connection: BusConnection
+    /// How long a call may wait for accessoryd (a completion waits briefly).
+    var timeout: Duration = .seconds(25)
 
     /// Connects to the system bus, or to the bus at `busAddress`.
     init(busAddress: String?) throws(AdminError) {
@@ -98,10 +100,20 @@ struct AdminClient {
         while clock.now < end { _ = connection.process(timeout: end - clock.now) }
     }
 
+    /// Whether org.accessoryagent has an owner now, asked of the bus itself:
+    /// a call to the name could start accessoryd where the bus may activate it.
+    func serviceIsRunning() -> Bool {
+        let reply = try? connection.call(
+            destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
+            member: "NameHasOwner", timeout: timeout) { $0.append(BusNames.service) }
+        return (try? reply?.readBool()) == true
+    }
+
     private func call(_ method: BusMethod, _ build: (BusReply) -> Void = { _ in }) throws(AdminError) -> BusMessage {
         do {
             return try connection.call(
-                destination: BusNames.service, path: BusNames.root, interface: Self.interface, member: method.name, build)
+                destination: BusNames.service, path: BusNames.root, interface: Self.interface, member: method.name,
+                timeout: timeout, build)
         } catch {
             throw AdminError(error, member: method.name)
         }

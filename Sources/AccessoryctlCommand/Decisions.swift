@@ -15,7 +15,8 @@ struct Approve: AdminCommand {
             BusOptions.busAddress,
         ],
         arguments: [
-            ArgumentDeclaration("request", help: "The request's number (see 'accessoryctl requests')."),
+            ArgumentDeclaration("request", help: "The request's number (see 'accessoryctl requests').",
+                                completion: .words(CompletionWords.requests)),
             ArgumentDeclaration("candidate", help: "The candidate's number, 0 for a migration."),
         ])
 
@@ -44,7 +45,8 @@ struct Deny: AdminCommand {
         "deny",
         abstract: "Deny a pending request: the app is told the user cancelled.",
         options: [BusOptions.busAddress],
-        arguments: [ArgumentDeclaration("request", help: "The request's number (see 'accessoryctl requests').")])
+        arguments: [ArgumentDeclaration("request", help: "The request's number (see 'accessoryctl requests').",
+                                        completion: .words(CompletionWords.requests))])
 
     var request: UInt32
     var busAddress: String?
