@@ -6,10 +6,14 @@ each, skipped when the app already has one), waits for the administrator's appro
 reads the sensor's characteristic over the socket accessoryd hands over (ATT, spoken
 here), joins the accessory's hotspot and fetches a page from it, then prints presence
 changes for a while. Needs no privilege: accessoryd does the radio work for it.
+A restart of accessoryd while following is ridden through: once its bus name has an
+owner again, a new session is opened and activated (the grants were kept), the app
+says so once (ServiceRestarted) and reads its sensor again over a new channel.
 """
 
 import argparse
 import http.client
+import signal
 import socket
 import struct
 import sys
@@ -37,20 +41,33 @@ class Client:
         self.bus = connection
         self.events = []  # (signal name, arguments), in order
         self.lost = None  # why accessoryd's name changed hands, once it did
+        self.back = None  # the new owner of the name, once accessoryd is back after leaving
+        self.restarts = 0  # sessions opened again after a restart
+        self.reactivated = False  # the new session's Activated is the restart, told once already
         self.present = {}  # accessory path -> Present, as last printed
+        self.subscriptions = []
         # Follow the name first, then ask who owns it: no change can slip in between.
         self.bus.signal_subscribe(BUS, BUS, "NameOwnerChanged", "/org/freedesktop/DBus", NAME,
                                   Gio.DBusSignalFlags.NONE, self._owner_changed)
-        self.owner = self.call(BUS, "/org/freedesktop/DBus", BUS, "GetNameOwner", ("s", (NAME,)), "(s)")[0]
+        self.open(self.call(BUS, "/org/freedesktop/DBus", BUS, "GetNameOwner", ("s", (NAME,)), "(s)")[0])
+        say(f"activated: {len(self.accessories)} accessories")
+
+    def open(self, owner):
+        """A session with the accessoryd that is `owner`, activated; its signals only believed."""
+        self.owner = owner
         say(f"accessoryd is {self.owner}")
+        for subscription in self.subscriptions:
+            self.bus.signal_unsubscribe(subscription)
         # Anyone on the bus may send a signal that looks like accessoryd's; only the
         # unique name owning org.accessoryagent is believed (the bus sets the sender).
-        self.bus.signal_subscribe(self.owner, SESSION, None, None, None, Gio.DBusSignalFlags.NONE, self._session_signal)
-        self.bus.signal_subscribe(self.owner, "org.freedesktop.DBus.Properties", "PropertiesChanged", None, ACCESSORY,
-                                  Gio.DBusSignalFlags.NONE, self._properties_changed)
+        self.subscriptions = [
+            self.bus.signal_subscribe(self.owner, SESSION, None, None, None, Gio.DBusSignalFlags.NONE,
+                                      self._session_signal),
+            self.bus.signal_subscribe(self.owner, "org.freedesktop.DBus.Properties", "PropertiesChanged", None,
+                                      ACCESSORY, Gio.DBusSignalFlags.NONE, self._properties_changed),
+        ]
         self.session = self.call(NAME, ROOT, MANAGER, "OpenSession", None, "(o)")[0]
         self.accessories = self.call(NAME, self.session, SESSION, "Activate", None, "(ao)")[0]
-        say(f"activated: {len(self.accessories)} accessories")
 
     def call(self, name, path, interface, method, arguments=None, reply="()", timeout=30, fds=None):
         """A method call; its reply unpacked (with the reply's fd list when fds is given)."""
@@ -75,9 +92,23 @@ class Client:
         if old == self.owner and new != self.owner:
             # A restarted accessoryd knows nothing of this session: start again.
             self.lost = f"accessoryd left the bus ({old} -> {new or 'nobody'})"
+        if new and new != self.owner:
+            self.back = new
+
+    def reopen(self):
+        """After a restart: a new session with the new accessoryd, told once."""
+        self.open(self.back)
+        self.lost = self.back = None
+        self.restarts += 1
+        self.reactivated = True
+        self.present = {}
+        say(f"event: ServiceRestarted ({len(self.accessories)} accessories)")
 
     def _session_signal(self, bus, sender, path, interface, member, parameters):
         if sender != self.owner or path != self.session:
+            return
+        if member == "Activated" and self.reactivated:
+            self.reactivated = False
             return
         arguments = parameters.unpack()
         say(f"event: {member}{arguments if member != 'AccessoryDiscovered' else arguments[:3]}")
@@ -93,13 +124,17 @@ class Client:
             self.present[path] = present
             say(f"presence: {path.rsplit('/', 1)[1]} present={'yes' if present else 'no'}")
 
-    def wait(self, done, seconds):
-        """Runs the main loop (signals) until done() or the time is up; done()'s last value."""
+    def wait(self, done, seconds, ride_restarts=False):
+        """Runs the main loop (signals) until done() or the time is up; done()'s last value.
+        A restart of accessoryd ends the wait with an error, or, with ride_restarts, is
+        waited through: the session is opened again once accessoryd is back."""
         context = GLib.MainContext.default()
         expired = []
         timer = GLib.timeout_add_seconds(seconds, lambda: expired.append(True) or False)
-        while not done() and not expired and not self.lost:
+        while not done() and not expired and (ride_restarts or not self.lost):
             context.iteration(True)
+            if ride_restarts and self.back:
+                self.reopen()
         if not expired:
             GLib.source_remove(timer)
         if self.lost:
@@ -195,10 +230,13 @@ def main():
                         "BluetoothAddress")
     if not sensor:
         return 1
-    (handle,), fds = client.call(NAME, client.session, SESSION, "OpenBluetoothChannel",
-                                ("oq", (sensor, 0)), "(h)", fds=Gio.UnixFDList())
-    value = read_characteristic(fds.get(handle), options.characteristic)  # get() gives us our own copy
-    say(f'read: {options.characteristic} = "{value.decode(errors="replace")}"')
+
+    def read_sensor():
+        (handle,), fds = client.call(NAME, client.session, SESSION, "OpenBluetoothChannel",
+                                    ("oq", (sensor, 0)), "(h)", fds=Gio.UnixFDList())
+        value = read_characteristic(fds.get(handle), options.characteristic)  # get() gives us our own copy
+        say(f'read: {options.characteristic} = "{value.decode(errors="replace")}"')
+    read_sensor()
 
     lamp = client.pick("Wi-Fi accessory", {"SSIDPrefix": options.ssid_prefix}, "SSID")
     if not lamp:
@@ -220,7 +258,20 @@ def main():
     for path in client.accessories:
         client.show_presence(path, client.property(path, "Present"))
     say(f"following for {options.follow} s")
-    client.wait(lambda: False, options.follow)
+    # Until the time is up, or SIGTERM (a unit being stopped). After a restart of
+    # accessoryd, the sensor is read again over a new channel: the old one was closed.
+    stopped = []
+    GLib.unix_signal_add(GLib.PRIORITY_DEFAULT, signal.SIGTERM, lambda: stopped.append(True) or False)
+    deadline = GLib.get_monotonic_time() + options.follow * 1_000_000
+    seen = 0
+    while not stopped:
+        left = (deadline - GLib.get_monotonic_time()) // 1_000_000
+        if left <= 0:
+            break
+        client.wait(lambda: stopped or client.restarts > seen, max(1, left), ride_restarts=True)
+        if client.restarts > seen:
+            seen = client.restarts
+            read_sensor()
     client.session_call("Invalidate")
     return 0
 

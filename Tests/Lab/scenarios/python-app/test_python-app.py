@@ -3,12 +3,16 @@ user of its own with no capability: it asks for the lab's sensor and then for th
 the administrator approves each with accessoryctl, and the app reads the sensor's
 characteristic over the socket accessoryd hands it (ATT spoken by the app itself),
 joins the lamp's hotspot through accessoryd and fetches the lamp's page, then follows
-presence. Issue #15: the API is usable from another language, shown, not claimed."""
+presence. Issue #15: the API is usable from another language, shown, not claimed.
+Issue #22: while the app follows, accessoryd is stopped and started again (a restart,
+an upgrade); the app opens a new session by itself, says so once and reads its sensor
+again over a new channel, then ends cleanly on SIGTERM as a unit being stopped does."""
 
 import os
 import grp
 import pwd
 import re
+import signal
 import subprocess
 
 from labkit import LabTestCase
@@ -84,8 +88,9 @@ class PythonAppTests(LabTestCase):
             "[Wi-Fi]\nScanInterval=2\nFrequencies=2437\nJoinInterface=wlan0\n"
             f"WPASupplicantDirectory={WPA_CONTROL_DIR}\n"))
         state = os.path.join(scratch, "state")
-        cls.daemon = lab.start_daemon([lab.binary("accessoryd"), "--config", config, "--apps", apps,
-                                       "--log-target=journal"], env={**os.environ, "STATE_DIRECTORY": state})
+        cls.daemon_arguments = ([lab.binary("accessoryd"), "--config", config, "--apps", apps, "--log-target=journal"],
+                                {**os.environ, "STATE_DIRECTORY": state})
+        cls.daemon = lab.start_daemon(cls.daemon_arguments[0], env=cls.daemon_arguments[1])
         cls.daemon.wait_ready(timeout=90)
 
     def test_the_app_reads_its_sensor_and_fetches_its_lamps_page(self):
@@ -93,7 +98,7 @@ class PythonAppTests(LabTestCase):
         log_path = os.path.join(lab.evidence_dir, "python-app.log")
         arguments = ["--service", SERVICE, "--name", "Lab Sensor", "--characteristic", CHARACTERISTIC,
                      "--ssid-prefix", "Lamp-", "--fetch", f"http://{ACCESSORY_ADDRESS}:{SERVICE_PORT}/lamp.txt",
-                     "--follow", "3"]
+                     "--follow", "300"]
         lab.log(f"$ (as {USER}) python3 examples/python/accessory_example.py " + " ".join(arguments))
         with open(log_path, "w") as log:
             app = subprocess.Popen(["setpriv", f"--reuid={USER}", "--regid=nogroup", "--clear-groups",
@@ -133,7 +138,25 @@ class PythonAppTests(LabTestCase):
             # One picker at a time: the sensor first, then the lamp.
             lab.accessoryctl("approve", lab.wait_until(request_for(self.sensor), timeout=120, what="the sensor"), "1")
             lab.accessoryctl("approve", lab.wait_until(request_for("Lamp-Setup"), timeout=120, what="the lamp"), "1")
-            app.wait(timeout=180)
+
+            def following():
+                if app.poll() is not None:
+                    raise AssertionError(f"the app ended (exit {app.returncode}) before following:\n{output()}")
+                return "following for 300 s" in output()
+            lab.wait_until(following, timeout=180, what="the app to follow")
+            # A restart, as an upgrade does it: stopped, then started with the same grants.
+            self.assertEqual(self.daemon.stop(), 0)
+            restarted = lab.start_daemon(self.daemon_arguments[0], env=self.daemon_arguments[1])
+            restarted.wait_ready(timeout=90)
+            type(self).daemon = restarted
+
+            def read_again():
+                if app.poll() is not None:
+                    raise AssertionError(f"the app ended (exit {app.returncode}) after the restart:\n{output()}")
+                return output().count(f'read: {CHARACTERISTIC} = "{VALUE}"') == 2
+            lab.wait_until(read_again, timeout=120, what="the app to read its sensor again after the restart")
+            app.send_signal(signal.SIGTERM)
+            app.wait(timeout=60)
         finally:
             app.kill()
             app.wait()
@@ -147,6 +170,10 @@ class PythonAppTests(LabTestCase):
         self.assertIn(f"fetched: {PAGE}", text)
         self.assertIn("left the hotspot", text)
         self.assertRegex(text, r"(?m)^presence: [0-9a-f]{16} present=(yes|no)$")
+        # The restart: told once, with the two accessories back, and a second accessoryd.
+        self.assertEqual(text.count("event: ServiceRestarted (2 accessories)"), 1, text)
+        self.assertEqual(text.count("event: Activated("), 1, text)
+        self.assertEqual(len(re.findall(r"(?m)^accessoryd is :\d+\.\d+$", text)), 2, text)
         # Two grants, the sensor's and the lamp's.
         self.assertEqual(len(lab.journal_entries(MESSAGE_ID=ACCESSORY_APPROVED, APP="python-example")), 2)
         opened = lab.wait_for_journal(MESSAGE_ID=BLUETOOTH_CHANNEL_OPENED, APP="python-example")
