@@ -16,6 +16,10 @@ import AccessoryWire
 public final class AccessorySession: Sendable {
     /// The session's events, oldest first; the stream ends after `invalidated`.
     /// Meant for one reader, as `ASAccessorySession`'s event handler is one.
+    /// A restart of accessoryd does not end it: once accessoryd is back and
+    /// the session activated again, `serviceRestarted` (this library's own
+    /// event) says so, with `accessories` already read again; channels it had
+    /// handed over are closed, and an app opens them again then.
     public let events: AsyncStream<AccessoryEvent>
     /// Hotspot joins accessoryd ended because the link was lost (not an ASK
     /// event, hence a stream of its own); it ends with the session.
@@ -309,9 +313,9 @@ public final class AccessorySession: Sendable {
                 let newOwner = try? message.readString()
             else { return }
             // Given up (then its unique name goes too, just after), or gone.
-            if name == agent || (name == BusNames.service && oldOwner == agent) { _ = core.serviceLeft(thread) }
+            if name == agent || (name == BusNames.service && oldOwner == agent) { core.serviceLeft(thread) }
             if name == BusNames.service, !newOwner.isEmpty, newOwner != agent {
-                _ = core.serviceLeft(thread)
+                core.serviceLeft(thread)
                 thread.post { context in reopen(context, address: address, thread: thread, core: core) }
             }
         }

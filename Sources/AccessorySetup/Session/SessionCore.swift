@@ -160,16 +160,15 @@ final class SessionCore: Sendable {
     static let restartingReason = "accessoryd restarted; the session is activated again once it is back"
 
     /// On the bus thread: accessoryd is gone, and its session with it. The
-    /// accessories stay known; a `showPicker` waiting gets the error. False
+    /// accessories stay known; a `showPicker` waiting gets the error. Nothing
     /// when the session was not active (already restarting, or ended).
-    func serviceLeft(_ thread: BusThread) -> Bool {
-        let left: (Bool, PickerWaiter?) = state.withLock { state in
-            guard case .active(let current, _) = state.phase, current === thread else { return (false, nil) }
+    func serviceLeft(_ thread: BusThread) {
+        let waiter: PickerWaiter? = state.withLock { state in
+            guard case .active(let current, _) = state.phase, current === thread else { return nil }
             state.phase = .restarting(thread)
-            return (true, state.picker.end())
+            return state.picker.end()
         }
-        left.1?.resume(returning: AccessorySetupError(.unknown, reason: .message("accessoryd restarted; the picker is gone")))
-        return left.0
+        waiter?.resume(returning: AccessorySetupError(.unknown, reason: .message("accessoryd restarted; the picker is gone")))
     }
 
     /// Whether the session waits for accessoryd to come back.
