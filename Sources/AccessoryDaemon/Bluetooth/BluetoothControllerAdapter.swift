@@ -147,8 +147,9 @@ final class BluetoothControllerAdapter {
                     retryTimer = nil
                     perform(machine.retryDue(now: clock.now))
                 }
-            case .scanStarted(let procedure, let type):
-                logger.log(.bluetoothScanStarted, level: .info,
+            case .scanStarted(let procedure, let type, let notable):
+                // Repeats (taking the scan back after each of bluetoothd's discovery cycles) at debug.
+                logger.log(.bluetoothScanStarted, level: notable ? .info : .debug,
                            "hci\(index): \(type.rawValue) \(procedure.rawValue) LE scan started, duplicates reported",
                            metadata: ["bluetooth.scan.type": "\(type.rawValue)",
                                       "bluetooth.scan.procedure": "\(procedure.rawValue)"])

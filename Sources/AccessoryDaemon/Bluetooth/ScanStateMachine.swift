@@ -55,7 +55,11 @@ public struct ScanStateMachine {
         /// Call `retryDue` after this long.
         case scheduleRetry(after: Duration)
         /// Our scan runs (after setup, not after a watchdog restart).
-        case scanStarted(Procedure, BluetoothSettings.ScanType)
+        /// `notable` when the administrator should hear of it: the first
+        /// start, the first after a recovery, or a start in another procedure
+        /// or type than the last one announced. Taking the scan back after
+        /// another process's discovery (every cycle of bluetoothd's) is not.
+        case scanStarted(Procedure, BluetoothSettings.ScanType, notable: Bool)
         /// The agent only listens now; `firstTime` is true once per controller.
         case listening(ListeningReason, firstTime: Bool)
         case recovering(RecoveryReason, retryAfter: Duration)
@@ -91,6 +95,10 @@ public struct ScanStateMachine {
     private var supportedCommands: HCISupportedCommands?
     private var backoff = RetryBackoff()
     private var announcedListening = false
+    /// The scan last announced as notable; nil until the first start.
+    private var announcedScan: (procedure: Procedure, type: BluetoothSettings.ScanType)?
+    /// A recovery was logged since the last start: the next start closes it.
+    private var recoveredSinceStart = false
     private var lastActivity: MonotonicInstant = .zero
     private var retryTakesScanOnly = false
     private var restartingForWatchdog = false
@@ -232,7 +240,7 @@ public struct ScanStateMachine {
                 let wasWatchdog = restartingForWatchdog
                 restartingForWatchdog = false
                 phase = .scanning
-                return wasWatchdog ? [] : [.scanStarted(procedure ?? .legacy, scanType)]
+                return wasWatchdog ? [] : [scanStarted()]
             }
             if command.scanEnable == false { weEnabledScan = false }
             return sendNext()
@@ -292,8 +300,17 @@ public struct ScanStateMachine {
         return [.listening(reason, firstTime: first)]
     }
 
+    private mutating func scanStarted() -> Action {
+        let started = (procedure: procedure ?? .legacy, type: scanType)
+        let notable = recoveredSinceStart || announcedScan.map { $0 != started } ?? true
+        if notable { announcedScan = started }
+        recoveredSinceStart = false
+        return .scanStarted(started.procedure, started.type, notable: notable)
+    }
+
     private mutating func recover(_ reason: RecoveryReason, controllerLostState: Bool) -> [Action] {
         guard phase != .stopped else { return [] }
+        recoveredSinceStart = true
         if controllerLostState { weEnabledScan = false }
         phase = .waitingToRetry
         retryTakesScanOnly = false
