@@ -23,6 +23,8 @@ final class BluetoothControllerAdapter {
     private var tickTimer: TimerToken?
     /// Called once when the socket fails (the controller went away or down).
     private let onFailure: (BluetoothControllerAdapter, SystemError) -> Void
+    /// Called when `activity` changed (for STATUS=).
+    var onActivityChange: (() -> Void)?
 
     /// The events a shared controller's socket lets through: command answers,
     /// hardware errors and LE Meta (advertising reports).
@@ -56,6 +58,7 @@ final class BluetoothControllerAdapter {
     }
 
     var phase: ScanStateMachine.Phase { machine.phase }
+    var activity: ScanStateMachine.Activity { machine.activity }
 
     func start() throws(SystemError) {
         watchToken = try loop.watch(fd: socket.fd) { [unowned self] _ in readAvailable() }
@@ -137,6 +140,8 @@ final class BluetoothControllerAdapter {
     // MARK: Actions
 
     private func perform(_ actions: [ScanStateMachine.Action]) {
+        let before = machine.activity
+        defer { if machine.activity != before { onActivityChange?() } }
         for action in actions {
             switch action {
             case .send(let command):

@@ -30,6 +30,17 @@ public struct ScanStateMachine {
         case stopped
     }
 
+    /// What the scan amounts to for the administrator (STATUS=): transient
+    /// phases (setting up, the grace before taking the scan back) keep the
+    /// activity they came from, so bluetoothd's discovery cycles do not
+    /// show as restarts.
+    public enum Activity: String, Hashable, Sendable {
+        case starting
+        case scanning
+        case listening
+        case recovering
+    }
+
     public enum Procedure: String, Hashable, Sendable {
         case legacy
         case extended
@@ -86,6 +97,7 @@ public struct ScanStateMachine {
     public let scanType: BluetoothSettings.ScanType
     public let watchdog: Duration?
     public private(set) var phase: Phase = .idle
+    public private(set) var activity: Activity = .starting
     public private(set) var procedure: Procedure?
     /// We turned scanning on and nobody has turned it off since: stop() turns it off.
     public private(set) var weEnabledScan = false
@@ -240,6 +252,7 @@ public struct ScanStateMachine {
                 let wasWatchdog = restartingForWatchdog
                 restartingForWatchdog = false
                 phase = .scanning
+                activity = .scanning
                 return wasWatchdog ? [] : [scanStarted()]
             }
             if command.scanEnable == false { weEnabledScan = false }
@@ -284,6 +297,7 @@ public struct ScanStateMachine {
         guard phase == .scanning || phase == .listening else { return [] }
         weEnabledScan = false
         phase = .waitingToRetry
+        activity = .listening
         retryTakesScanOnly = true
         return [.scanStoppedByAnotherProcess, .forgetPendingFragments, .scheduleRetry(after: Self.takeOverGrace)]
     }
@@ -292,6 +306,7 @@ public struct ScanStateMachine {
 
     private mutating func listen(_ reason: ListeningReason) -> [Action] {
         phase = .listening
+        activity = .listening
         plan = []
         pending = nil
         restartingForWatchdog = false
@@ -311,6 +326,7 @@ public struct ScanStateMachine {
     private mutating func recover(_ reason: RecoveryReason, controllerLostState: Bool) -> [Action] {
         guard phase != .stopped else { return [] }
         recoveredSinceStart = true
+        activity = .recovering
         if controllerLostState { weEnabledScan = false }
         phase = .waitingToRetry
         retryTakesScanOnly = false

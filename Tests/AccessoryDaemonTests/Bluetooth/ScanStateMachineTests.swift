@@ -176,6 +176,29 @@ import Testing
         #expect(discoveryCycle(&machine) == [.scanStarted(.legacy, .passive, notable: false)])
     }
 
+    @Test func activityForTheStatusLine() {
+        var machine = ScanStateMachine(exclusive: false, scanType: .passive, watchdog: nil)
+        #expect(machine.activity == .starting)
+        machine = scanning()
+        #expect(machine.activity == .scanning)
+        _ = machine.observed(HCICommandPacket(opcode: .leSetScanEnable, parameters: [0x01, 0x01]))
+        _ = machine.received(Self.complete(.leSetScanEnable), now: clock.now)
+        #expect(machine.activity == .listening)
+        // bluetoothd's cycle ends: the grace and the set-up stay "listening" until our scan runs.
+        _ = machine.observed(HCICommandPacket(opcode: .leSetScanEnable, parameters: [0x00, 0x00]))
+        _ = machine.received(Self.complete(.leSetScanEnable), now: clock.now)
+        #expect(machine.activity == .listening)
+        _ = machine.retryDue(now: clock.now)
+        #expect(machine.activity == .listening)
+        _ = machine.received(Self.complete(.leSetScanParameters), now: clock.now)
+        _ = machine.received(Self.complete(.leSetScanEnable), now: clock.now)
+        #expect(machine.activity == .scanning)
+        _ = machine.received(.hardwareError(code: 0x42), now: clock.now)
+        #expect(machine.activity == .recovering)
+        _ = machine.retryDue(now: clock.now)
+        #expect(machine.activity == .recovering)
+    }
+
     @Test func aStartInAnotherProcedureIsNotable() {
         var machine = ScanStateMachine(exclusive: false, scanType: .passive, watchdog: nil)
         _ = discover(&machine, commands: Self.extendedCommands, features: .extendedAdvertising)
