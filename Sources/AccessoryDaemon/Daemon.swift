@@ -209,7 +209,7 @@ public final class Daemon {
             wifi?.onInterfacesChanged = { [unowned self] in statusMayHaveChanged() }
             bluetooth?.start(on: loop)
             defer { bluetooth?.stop() }  // leaves each controller's scan as it was found
-            if let bluetooth { followBluetoothd(for: bluetooth) }
+            if let bluetooth, bluetooth.powersControllers { followBluetoothd(for: bluetooth) }
 
             sentStatus = readyStatus
             notifier.ready(status: readyStatus)

@@ -52,6 +52,9 @@ public final class BluetoothDiscovery {
 
     /// Who manages the controllers' power besides accessoryd, from the
     /// system bus: bluetoothd present (true), absent (false).
+    /// Whether bluetoothd's presence matters: accessoryd may power controllers.
+    public var powersControllers: Bool { power != nil }
+
     public func bluetoothdPresent(_ present: Bool) {
         power?.managerChanged(present ? .bluetoothd : .nobody)
     }
@@ -60,12 +63,6 @@ public final class BluetoothDiscovery {
     /// A kernel without Bluetooth is logged, not an error: there is nothing to scan.
     public func start(on loop: EventLoop) {
         self.loop = loop
-        if settings.powerControllers == .auto {
-            power = ControllerPower(
-                setting: settings.powerControllers,
-                uses: { [settings] index in settings.uses(controller: index) && !settings.exclusiveControllers.contains(index) },
-                loop: loop, logger: logger)
-        }
         do {
             let socket = try HCISocket.deviceEvents()
             deviceEventsToken = try loop.watch(fd: socket.fd) { [unowned self] _ in readDeviceEvents() }
@@ -78,6 +75,13 @@ public final class BluetoothDiscovery {
                            "Cannot follow Bluetooth controllers coming and going: \(error)")
             }
             return
+        }
+        // Only with Bluetooth in the kernel: without it there is nothing to power.
+        if settings.powerControllers == .auto {
+            power = ControllerPower(
+                setting: settings.powerControllers,
+                uses: { [settings] index in settings.uses(controller: index) && !settings.exclusiveControllers.contains(index) },
+                loop: loop, logger: logger)
         }
         do {
             for controller in try BluetoothControllerInfo.all() {
