@@ -25,6 +25,7 @@ final class BluetoothControllerAdapter {
     private let onFailure: (BluetoothControllerAdapter, SystemError) -> Void
     /// Called when `activity` changed (for STATUS=).
     var onActivityChange: (() -> Void)?
+    private var toldActivity: ScanStateMachine.Activity = .starting
 
     /// The events a shared controller's socket lets through: command answers,
     /// hardware errors and LE Meta (advertising reports).
@@ -140,8 +141,13 @@ final class BluetoothControllerAdapter {
     // MARK: Actions
 
     private func perform(_ actions: [ScanStateMachine.Action]) {
-        let before = machine.activity
-        defer { if machine.activity != before { onActivityChange?() } }
+        // The machine has decided before its actions reach here: compare with what was last told.
+        defer {
+            if machine.activity != toldActivity {
+                toldActivity = machine.activity
+                onActivityChange?()
+            }
+        }
         for action in actions {
             switch action {
             case .send(let command):
