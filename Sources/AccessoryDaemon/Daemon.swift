@@ -29,10 +29,14 @@ public final class Daemon {
     /// and no radio is used at all (no HCI socket, no Wi-Fi): the API with
     /// candidates from a recording, for apps' tests on machines without radios.
     public var servedCapture: ServedCapture?
-    /// What systemd's status line and the ready log say the input is.
-    private var readyStatus: String {
-        servedCapture.map { "Bluetooth from the capture \($0.path)" } ?? radios.summary
-    }
+    /// What systemd's status line and the ready log say: the radios in use now.
+    private var readyStatus: String { currentStatus().text }
+    /// The STATUS= text last sent, to notify systemd on a change only.
+    private var sentStatus: String?
+    private var statusUpdatePending = false
+    private var bluetoothDiscovery: BluetoothDiscovery?
+    /// Whether bluetoothd runs (owns org.bluez), for the controllers' power.
+    private var bluetoothdWatch: BusNameWatch?
     /// The capture's input while it is served.
     private var captureInput: CaptureBluetoothInput?
 
@@ -200,9 +204,14 @@ public final class Daemon {
                 settings: configuration.bluetooth,
                 scanType: BluetoothSettings.scanType(for: configuration.bluetooth.scanMode, apps: apps),
                 pipeline: discovery, logger: logger) : nil
+            bluetoothDiscovery = bluetooth
+            bluetooth?.onStateChange = { [unowned self] in statusMayHaveChanged() }
+            wifi?.onInterfacesChanged = { [unowned self] in statusMayHaveChanged() }
             bluetooth?.start(on: loop)
             defer { bluetooth?.stop() }  // leaves each controller's scan as it was found
+            if let bluetooth, bluetooth.powersControllers { followBluetoothd(for: bluetooth) }
 
+            sentStatus = readyStatus
             notifier.ready(status: readyStatus)
             logger.log(.daemonReady, level: .notice, "accessoryd is ready: \(readyStatus)")
             defer { captureInput?.stop() }
@@ -210,6 +219,51 @@ public final class Daemon {
         } catch {
             logger.critical("accessoryd cannot run: \(error)")
             return Self.exitFailure
+        }
+    }
+
+    /// The status of the radios in use now, from the kernel's lists and the scans' activities.
+    private func currentStatus() -> ServiceStatus {
+        if let servedCapture { return ServiceStatus(bluetooth: nil, wifi: nil, capture: servedCapture.path) }
+        let controllers = configuration.bluetoothEnabled
+            ? ((try? BluetoothControllerInfo.all()) ?? radios.bluetoothControllers) : nil
+        let wifiNames = configuration.wifiEnabled
+            ? (wifi?.scannedInterfaces ?? radios.wifiInterfaces).map(\.name) : nil
+        return ServiceStatus(controllers: controllers, activities: bluetoothDiscovery?.controllerActivities ?? [:],
+                             settings: configuration.bluetooth, wifi: wifiNames)
+    }
+
+    /// Something STATUS= shows changed: tell systemd once the loop is done
+    /// with what woke it (several changes at once make one update), and only
+    /// when the text differs from what it was told.
+    private func statusMayHaveChanged() {
+        guard !statusUpdatePending, let loop else { return }
+        statusUpdatePending = true
+        _ = try? loop.after(.zero) { [unowned self] in
+            statusUpdatePending = false
+            guard !stopping else { return }
+            let text = readyStatus
+            guard text != sentStatus else { return }
+            sentStatus = text
+            notifier.status(text)
+            logger.debug("Status: \(text)")
+        }
+    }
+
+    /// bluetoothd's presence on the system bus decides who powers the
+    /// controllers; without a bus there is no bluetoothd either.
+    private func followBluetoothd(for bluetooth: BluetoothDiscovery) {
+        guard let bus else {
+            bluetooth.bluetoothdPresent(false)
+            return
+        }
+        do {
+            bluetoothdWatch = try BusNameWatch("org.bluez", on: bus) { [weak bluetooth] present in
+                bluetooth?.bluetoothdPresent(present)
+            }
+        } catch {
+            // Not knowing whether bluetoothd runs, accessoryd leaves power alone rather than risk a fight.
+            logger.warning("Cannot follow bluetoothd on the system bus, so controllers are not powered: \(error)")
         }
     }
 
@@ -336,6 +390,7 @@ public final class Daemon {
         loadApps()
         service?.resolveAdministratorGroup()
         if servedCapture == nil { radios = (try? RadioInventory.probe(configuration)) ?? radios }
+        sentStatus = readyStatus
         notifier.ready(status: readyStatus)
     }
 

@@ -29,12 +29,4 @@ public struct RadioInventory: Equatable, Sendable {
                 "wifi \($0.name) ifindex=\($0.index) phy=\($0.phy) address=\($0.address?.description.lowercased() ?? "none")"
             }
     }
-
-    /// For STATUS= and the journal.
-    public var summary: String {
-        if isEmpty { return "No radios found; waiting" }
-        let bluetooth = bluetoothControllers.map(\.name).joined(separator: ", ")
-        let wifi = wifiInterfaces.map(\.name).joined(separator: ", ")
-        return "Bluetooth: \(bluetooth.isEmpty ? "none" : bluetooth); Wi-Fi: \(wifi.isEmpty ? "none" : wifi)"
-    }
 }

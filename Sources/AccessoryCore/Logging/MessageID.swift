@@ -30,6 +30,8 @@ public enum MessageID: String, CaseIterable, Sendable {
     case bluetoothControllerAdded = "2292ea65534043e4ae5e3b02e7c5237a"
     case bluetoothControllerRemoved = "406ab176ac554ec5b8eb6569620e96bc"
     case bluetoothUnavailable = "8d74f3ec8003437eb8347ba2010e2989"
+    /// accessoryd powers a controller nobody else manages (bluetoothd is not running).
+    case bluetoothControllerPowered = "4c2f2dccd5554dceaad937e92b78a419"
     // Sessions, setup requests and decisions: every decision names who made it (DECIDED_BY).
     case setupRequested = "f5dc5e889c2748f5a0868e422f30c2a3"
     case accessoryApproved = "3209c5fa32a041dd9176aeef15669876"

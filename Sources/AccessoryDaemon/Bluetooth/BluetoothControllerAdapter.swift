@@ -23,6 +23,9 @@ final class BluetoothControllerAdapter {
     private var tickTimer: TimerToken?
     /// Called once when the socket fails (the controller went away or down).
     private let onFailure: (BluetoothControllerAdapter, SystemError) -> Void
+    /// Called when `activity` changed (for STATUS=).
+    var onActivityChange: (() -> Void)?
+    private var toldActivity: ScanStateMachine.Activity = .starting
 
     /// The events a shared controller's socket lets through: command answers,
     /// hardware errors and LE Meta (advertising reports).
@@ -56,6 +59,7 @@ final class BluetoothControllerAdapter {
     }
 
     var phase: ScanStateMachine.Phase { machine.phase }
+    var activity: ScanStateMachine.Activity { machine.activity }
 
     func start() throws(SystemError) {
         watchToken = try loop.watch(fd: socket.fd) { [unowned self] _ in readAvailable() }
@@ -137,6 +141,13 @@ final class BluetoothControllerAdapter {
     // MARK: Actions
 
     private func perform(_ actions: [ScanStateMachine.Action]) {
+        // The machine has decided before its actions reach here: compare with what was last told.
+        defer {
+            if machine.activity != toldActivity {
+                toldActivity = machine.activity
+                onActivityChange?()
+            }
+        }
         for action in actions {
             switch action {
             case .send(let command):
@@ -147,8 +158,9 @@ final class BluetoothControllerAdapter {
                     retryTimer = nil
                     perform(machine.retryDue(now: clock.now))
                 }
-            case .scanStarted(let procedure, let type):
-                logger.log(.bluetoothScanStarted, level: .info,
+            case .scanStarted(let procedure, let type, let notable):
+                // Repeats (taking the scan back after each of bluetoothd's discovery cycles) at debug.
+                logger.log(.bluetoothScanStarted, level: notable ? .info : .debug,
                            "hci\(index): \(type.rawValue) \(procedure.rawValue) LE scan started, duplicates reported",
                            metadata: ["bluetooth.scan.type": "\(type.rawValue)",
                                       "bluetooth.scan.procedure": "\(procedure.rawValue)"])

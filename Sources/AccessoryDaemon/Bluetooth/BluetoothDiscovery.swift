@@ -23,6 +23,10 @@ public final class BluetoothDiscovery {
     private var failedToOpen: Set<UInt16> = []
     /// Exclusive controllers that were up before accessoryd took them down, to bring up again on exit.
     private var upBeforeTakenExclusively: Set<UInt16> = []
+    /// Powers the controllers used when nobody else does (PowerControllers=auto).
+    private var power: ControllerPower?
+    /// Called when the controllers used or their scan phases changed (for STATUS=).
+    public var onStateChange: (() -> Void)?
 
     public init(
         settings: BluetoothSettings, scanType: BluetoothSettings.ScanType, pipeline: DiscoveryPipeline,
@@ -43,6 +47,18 @@ public final class BluetoothDiscovery {
     /// The controllers being scanned or listened to, by HCI index.
     public var activeControllers: [UInt16] { adapters.keys.sorted() }
 
+    /// Each controller in use and what its scan amounts to, by HCI index.
+    public var controllerActivities: [UInt16: ScanStateMachine.Activity] { adapters.mapValues(\.activity) }
+
+    /// Who manages the controllers' power besides accessoryd, from the
+    /// system bus: bluetoothd present (true), absent (false).
+    /// Whether bluetoothd's presence matters: accessoryd may power controllers.
+    public var powersControllers: Bool { power != nil }
+
+    public func bluetoothdPresent(_ present: Bool) {
+        power?.managerChanged(present ? .bluetoothd : .nobody)
+    }
+
     /// Starts listening for device events, then opens every usable controller.
     /// A kernel without Bluetooth is logged, not an error: there is nothing to scan.
     public func start(on loop: EventLoop) {
@@ -60,9 +76,17 @@ public final class BluetoothDiscovery {
             }
             return
         }
+        // Only with Bluetooth in the kernel: without it there is nothing to power.
+        if settings.powerControllers == .auto {
+            power = ControllerPower(
+                setting: settings.powerControllers,
+                uses: { [settings] index in settings.uses(controller: index) && !settings.exclusiveControllers.contains(index) },
+                loop: loop, logger: logger)
+        }
         do {
-            for controller in try BluetoothControllerInfo.all() where controller.isUp || isExclusive(controller.index) {
-                open(controller.index)
+            for controller in try BluetoothControllerInfo.all() {
+                power?.controllerAppeared(controller.index)
+                if controller.isUp || isExclusive(controller.index) { open(controller.index) }
             }
         } catch {
             logger.log(.bluetoothUnavailable, level: .warning, "Cannot list Bluetooth controllers: \(error)")
@@ -74,6 +98,8 @@ public final class BluetoothDiscovery {
         for adapter in adapters.values { adapter.stop(leaveAsFound: true) }
         // Dropping the adapters closes their sockets, which gives exclusive controllers back.
         adapters.removeAll()
+        // Controllers accessoryd powered stay up: a restart or an upgrade does not cycle the radio.
+        power?.stop()
         for index in upBeforeTakenExclusively.sorted() {
             do { try HCISocket.setPower(controller: index, up: true) } catch {
                 logger.warning("hci\(index): cannot bring it up again: \(error)")
@@ -108,17 +134,27 @@ public final class BluetoothDiscovery {
         logger.debug("hci\(index): device event \(event.kind)")
         switch event.kind {
         case .registered:
-            // A shared controller is used once it is up (bluetoothd or an
-            // administrator brings it up); an exclusive one is ours to open.
+            // A shared controller is used once it is up (bluetoothd, an
+            // administrator or accessoryd brings it up); an exclusive one is ours to open.
+            // Its power is decided at the management interface's Index Added, once its setup is done.
             if isExclusive(index) { openLater(index) }
         case .up:
-            if !isExclusive(index) { open(index) }
+            if !isExclusive(index) {
+                open(index)
+                power?.controllerWent(up: true, index)
+            }
         case .down:
             // Taking an exclusive controller brings it down: that is us, not a loss.
-            if !isExclusive(index) { close(index, reason: "went down") }
+            if !isExclusive(index) {
+                close(index, reason: "went down")
+                power?.controllerWent(up: false, index)
+            }
         case .unregistered:
             close(index, reason: "was removed")
+            power?.controllerRemoved(index)
         }
+        // A controller came, went, or changed power: what STATUS= lists.
+        onStateChange?()
     }
 
     // MARK: Adapters
@@ -140,8 +176,10 @@ public final class BluetoothDiscovery {
                 loop: loop, ingest: ingest, clock: clock, logger: logger,
                 onFailure: { [unowned self] adapter, error in adapterFailed(adapter, error) })
             adapters[index] = adapter
+            adapter.onActivityChange = { [weak self] in self?.onStateChange?() }
             try adapter.start()
             failedToOpen.remove(index)
+            onStateChange?()
             logger.log(.bluetoothControllerAdded, level: .info,
                        "hci\(index): listening for LE advertisements\(isExclusive(index) ? " (exclusive)" : "")",
                        metadata: ["bluetooth.controller": "hci\(index)", "bluetooth.exclusive": "\(isExclusive(index))"])
@@ -163,6 +201,7 @@ public final class BluetoothDiscovery {
     private func close(_ index: UInt16, reason: String) {
         guard let adapter = adapters.removeValue(forKey: index) else { return }
         adapter.stop(leaveAsFound: false)
+        onStateChange?()
         logger.log(.bluetoothControllerRemoved, level: .info, "hci\(index) \(reason); no longer listening on it",
                    metadata: ["bluetooth.controller": "hci\(index)"])
     }

@@ -20,6 +20,8 @@ public struct BluetoothSettings: Hashable, Sendable {
     /// Silence after which a scan is restarted; nil turns the watchdog off.
     public var scanWatchdog: Duration? = .seconds(90)
     public var scanMode: BluetoothScanMode = .auto
+    /// PowerControllers=: whether accessoryd powers the controllers it uses when no other process manages them.
+    public var powerControllers: ControllerPowerPolicy.Setting = .auto
 
     public init() {}
 

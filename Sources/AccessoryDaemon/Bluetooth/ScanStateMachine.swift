@@ -30,6 +30,17 @@ public struct ScanStateMachine {
         case stopped
     }
 
+    /// What the scan amounts to for the administrator (STATUS=): transient
+    /// phases (setting up, the grace before taking the scan back) keep the
+    /// activity they came from, so bluetoothd's discovery cycles do not
+    /// show as restarts.
+    public enum Activity: String, Hashable, Sendable {
+        case starting
+        case scanning
+        case listening
+        case recovering
+    }
+
     public enum Procedure: String, Hashable, Sendable {
         case legacy
         case extended
@@ -55,7 +66,11 @@ public struct ScanStateMachine {
         /// Call `retryDue` after this long.
         case scheduleRetry(after: Duration)
         /// Our scan runs (after setup, not after a watchdog restart).
-        case scanStarted(Procedure, BluetoothSettings.ScanType)
+        /// `notable` when the administrator should hear of it: the first
+        /// start, the first after a recovery, or a start in another procedure
+        /// or type than the last one announced. Taking the scan back after
+        /// another process's discovery (every cycle of bluetoothd's) is not.
+        case scanStarted(Procedure, BluetoothSettings.ScanType, notable: Bool)
         /// The agent only listens now; `firstTime` is true once per controller.
         case listening(ListeningReason, firstTime: Bool)
         case recovering(RecoveryReason, retryAfter: Duration)
@@ -82,6 +97,7 @@ public struct ScanStateMachine {
     public let scanType: BluetoothSettings.ScanType
     public let watchdog: Duration?
     public private(set) var phase: Phase = .idle
+    public private(set) var activity: Activity = .starting
     public private(set) var procedure: Procedure?
     /// We turned scanning on and nobody has turned it off since: stop() turns it off.
     public private(set) var weEnabledScan = false
@@ -91,6 +107,10 @@ public struct ScanStateMachine {
     private var supportedCommands: HCISupportedCommands?
     private var backoff = RetryBackoff()
     private var announcedListening = false
+    /// The scan last announced as notable; nil until the first start.
+    private var announcedScan: (procedure: Procedure, type: BluetoothSettings.ScanType)?
+    /// A recovery was logged since the last start: the next start closes it.
+    private var recoveredSinceStart = false
     private var lastActivity: MonotonicInstant = .zero
     private var retryTakesScanOnly = false
     private var restartingForWatchdog = false
@@ -232,7 +252,8 @@ public struct ScanStateMachine {
                 let wasWatchdog = restartingForWatchdog
                 restartingForWatchdog = false
                 phase = .scanning
-                return wasWatchdog ? [] : [.scanStarted(procedure ?? .legacy, scanType)]
+                activity = .scanning
+                return wasWatchdog ? [] : [scanStarted()]
             }
             if command.scanEnable == false { weEnabledScan = false }
             return sendNext()
@@ -276,6 +297,7 @@ public struct ScanStateMachine {
         guard phase == .scanning || phase == .listening else { return [] }
         weEnabledScan = false
         phase = .waitingToRetry
+        activity = .listening
         retryTakesScanOnly = true
         return [.scanStoppedByAnotherProcess, .forgetPendingFragments, .scheduleRetry(after: Self.takeOverGrace)]
     }
@@ -284,6 +306,7 @@ public struct ScanStateMachine {
 
     private mutating func listen(_ reason: ListeningReason) -> [Action] {
         phase = .listening
+        activity = .listening
         plan = []
         pending = nil
         restartingForWatchdog = false
@@ -292,8 +315,18 @@ public struct ScanStateMachine {
         return [.listening(reason, firstTime: first)]
     }
 
+    private mutating func scanStarted() -> Action {
+        let started = (procedure: procedure ?? .legacy, type: scanType)
+        let notable = recoveredSinceStart || announcedScan.map { $0 != started } ?? true
+        if notable { announcedScan = started }
+        recoveredSinceStart = false
+        return .scanStarted(started.procedure, started.type, notable: notable)
+    }
+
     private mutating func recover(_ reason: RecoveryReason, controllerLostState: Bool) -> [Action] {
         guard phase != .stopped else { return [] }
+        recoveredSinceStart = true
+        activity = .recovering
         if controllerLostState { weEnabledScan = false }
         phase = .waitingToRetry
         retryTakesScanOnly = false

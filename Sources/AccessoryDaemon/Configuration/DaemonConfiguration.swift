@@ -69,6 +69,11 @@ public struct DaemonConfiguration: Equatable, Sendable {
                     throw invalid(entry, file, expected: "auto, passive or active")
                 }
                 bluetooth.scanMode = mode
+            case ("Bluetooth", "PowerControllers"):
+                guard let setting = ControllerPowerPolicy.Setting(rawValue: entry.value.lowercased()) else {
+                    throw invalid(entry, file, expected: "auto or never")
+                }
+                bluetooth.powerControllers = setting
             case ("Wi-Fi", "Enabled"):
                 wifiEnabled = try boolean(entry, file)
             case ("Wi-Fi", "ScanInterval"):
@@ -120,7 +125,7 @@ public struct DaemonConfiguration: Equatable, Sendable {
     /// Every section and the keys it may hold.
     static let keys: [String: Set<String>] = [
         "Daemon": ["LogLevel"],
-        "Bluetooth": ["Enabled", "Controllers", "ExclusiveControllers", "ScanWatchdog", "ScanMode"],
+        "Bluetooth": ["Enabled", "Controllers", "ExclusiveControllers", "ScanWatchdog", "ScanMode", "PowerControllers"],
         "Wi-Fi": ["Enabled", "ScanInterval", "ScanIntervalMax", "ScanType", "Frequencies", "Interfaces", "JoinInterface", "WPASupplicantDirectory"],
         "Limits": Set(AppLimits.Limit.allCases.map(\.rawValue)),
     ]

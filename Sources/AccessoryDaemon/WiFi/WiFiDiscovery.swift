@@ -113,6 +113,9 @@ public final class WiFiDiscovery {
     /// networks answer: those of the descriptors that ask for an exact SSID.
     public func setProbeSSIDs(_ ssids: [SSID]) { probeSSIDs = ssids }
 
+    /// Called when an interface was added or removed (for STATUS=).
+    public var onInterfacesChanged: (() -> Void)?
+
     /// The interfaces being scanned, by index.
     public var scannedInterfaces: [WiFiInterfaceInfo] { interfaces.values.map(\.info).sorted { $0.index < $1.index } }
 
@@ -130,10 +133,12 @@ public final class WiFiDiscovery {
         logger.log(.wifiInterfaceAppeared, level: .notice, "Wi-Fi interface \(info.name) will be scanned when needed",
                    metadata: ["wifi.interface": "\(info.name)", "wifi.ifindex": "\(info.index)"])
         reschedule(info.index)
+        onInterfacesChanged?()
     }
 
     private func remove(index: UInt32) {
         guard let interface = interfaces.removeValue(forKey: index) else { return }
+        defer { onInterfacesChanged?() }
         if let timer = interface.timer { loop.cancel(timer) }
         logger.log(.wifiInterfaceRemoved, level: .notice, "Wi-Fi interface \(interface.info.name) is gone",
                    metadata: ["wifi.interface": "\(interface.info.name)", "wifi.ifindex": "\(index)"])

@@ -14,6 +14,7 @@ import Testing
         #expect(settings.controllers == nil && settings.exclusiveControllers.isEmpty)
         #expect(settings.scanWatchdog == .seconds(90))
         #expect(settings.scanMode == .auto)
+        #expect(settings.powerControllers == .auto)
         #expect(settings.uses(controller: 7))
     }
 
@@ -24,11 +25,13 @@ import Testing
             ExclusiveControllers=hci3
             ScanWatchdog=2min
             ScanMode=Active
+            PowerControllers=Never
             """).bluetooth
         #expect(settings.controllers == [0, 2])
         #expect(settings.exclusiveControllers == [3])
         #expect(settings.scanWatchdog == .seconds(120))
         #expect(settings.scanMode == .active)
+        #expect(settings.powerControllers == .never)
         #expect(settings.uses(controller: 2) && settings.uses(controller: 3) && !settings.uses(controller: 1))
     }
 
@@ -48,6 +51,7 @@ import Testing
         ("ScanWatchdog", "soon", "a duration such as 90s or 2min, or 0 to turn it off"),
         ("ScanWatchdog", "-5", "a duration such as 90s or 2min, or 0 to turn it off"),
         ("ScanMode", "aggressive", "auto, passive or active"),
+        ("PowerControllers", "always", "auto or never"),
     ])
     func badValuesNameTheKey(key: String, value: String, expected: String) {
         #expect(throws: KeyFileError(source: "test.conf", line: 2, reason: .invalidValue(

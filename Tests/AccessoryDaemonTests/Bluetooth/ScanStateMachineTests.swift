@@ -56,7 +56,7 @@ import Testing
         var machine = ScanStateMachine(exclusive: false, scanType: .passive, watchdog: nil)
         #expect(discover(&machine) == [.send(Self.legacyParameters)])
         #expect(machine.received(Self.complete(.leSetScanParameters), now: clock.now) == [.send(Self.legacyEnable)])
-        #expect(machine.received(Self.complete(.leSetScanEnable), now: clock.now) == [.scanStarted(.legacy, .passive)])
+        #expect(machine.received(Self.complete(.leSetScanEnable), now: clock.now) == [.scanStarted(.legacy, .passive, notable: true)])
         #expect(machine.phase == .scanning)
         #expect(machine.weEnabledScan)
     }
@@ -73,7 +73,7 @@ import Testing
         #expect(discover(&both, commands: Self.extendedCommands, features: .extendedAdvertising) == [.send(extended)])
         #expect(both.received(Self.complete(.leSetExtendedScanParameters), now: clock.now)
             == [.send(.hci(.leSetExtendedScanEnable(enabled: true, filterDuplicates: .disabled)))])
-        #expect(both.received(Self.complete(.leSetExtendedScanEnable), now: clock.now) == [.scanStarted(.extended, .active)])
+        #expect(both.received(Self.complete(.leSetExtendedScanEnable), now: clock.now) == [.scanStarted(.extended, .active, notable: true)])
     }
 
     @Test func extendedParametersUnknownAfterAllFallsBackToLegacy() {
@@ -142,8 +142,76 @@ import Testing
         clock.advance(by: ScanStateMachine.takeOverGrace)
         #expect(machine.retryDue(now: clock.now) == [.send(Self.legacyParameters)])
         _ = machine.received(Self.complete(.leSetScanParameters), now: clock.now)
-        #expect(machine.received(Self.complete(.leSetScanEnable), now: clock.now) == [.scanStarted(.legacy, .passive)])
+        #expect(machine.received(Self.complete(.leSetScanEnable), now: clock.now) == [.scanStarted(.legacy, .passive, notable: false)])
         #expect(machine.weEnabledScan)
+    }
+
+    /// bluetoothd's discovery, one cycle: it turns scanning on over ours, then off; we take it back.
+    func discoveryCycle(_ machine: inout ScanStateMachine) -> [Action] {
+        _ = machine.observed(HCICommandPacket(opcode: .leSetScanEnable, parameters: [0x01, 0x01]))
+        _ = machine.received(Self.complete(.leSetScanEnable), now: clock.now)
+        _ = machine.observed(HCICommandPacket(opcode: .leSetScanEnable, parameters: [0x00, 0x00]))
+        _ = machine.received(Self.complete(.leSetScanEnable), now: clock.now)
+        clock.advance(by: ScanStateMachine.takeOverGrace)
+        _ = machine.retryDue(now: clock.now)
+        _ = machine.received(Self.complete(.leSetScanParameters), now: clock.now)
+        return machine.received(Self.complete(.leSetScanEnable), now: clock.now)
+    }
+
+    @Test func takingTheScanBackAfterEachDiscoveryCycleIsNotNotable() {
+        var machine = scanning()
+        for _ in 0..<5 {
+            #expect(discoveryCycle(&machine) == [.scanStarted(.legacy, .passive, notable: false)])
+        }
+    }
+
+    @Test func theFirstStartAfterARecoveryIsNotableAndTheNextTakeBackIsNot() {
+        var machine = scanning()
+        _ = machine.received(.hardwareError(code: 0x42), now: clock.now)
+        _ = machine.retryDue(now: clock.now)
+        _ = discover(&machine)
+        _ = machine.received(Self.complete(.leSetScanParameters), now: clock.now)
+        #expect(machine.received(Self.complete(.leSetScanEnable), now: clock.now)
+            == [.scanStarted(.legacy, .passive, notable: true)])
+        #expect(discoveryCycle(&machine) == [.scanStarted(.legacy, .passive, notable: false)])
+    }
+
+    @Test func activityForTheStatusLine() {
+        var machine = ScanStateMachine(exclusive: false, scanType: .passive, watchdog: nil)
+        #expect(machine.activity == .starting)
+        machine = scanning()
+        #expect(machine.activity == .scanning)
+        _ = machine.observed(HCICommandPacket(opcode: .leSetScanEnable, parameters: [0x01, 0x01]))
+        _ = machine.received(Self.complete(.leSetScanEnable), now: clock.now)
+        #expect(machine.activity == .listening)
+        // bluetoothd's cycle ends: the grace and the set-up stay "listening" until our scan runs.
+        _ = machine.observed(HCICommandPacket(opcode: .leSetScanEnable, parameters: [0x00, 0x00]))
+        _ = machine.received(Self.complete(.leSetScanEnable), now: clock.now)
+        #expect(machine.activity == .listening)
+        _ = machine.retryDue(now: clock.now)
+        #expect(machine.activity == .listening)
+        _ = machine.received(Self.complete(.leSetScanParameters), now: clock.now)
+        _ = machine.received(Self.complete(.leSetScanEnable), now: clock.now)
+        #expect(machine.activity == .scanning)
+        _ = machine.received(.hardwareError(code: 0x42), now: clock.now)
+        #expect(machine.activity == .recovering)
+        _ = machine.retryDue(now: clock.now)
+        #expect(machine.activity == .recovering)
+    }
+
+    @Test func aStartInAnotherProcedureIsNotable() {
+        var machine = ScanStateMachine(exclusive: false, scanType: .passive, watchdog: nil)
+        _ = discover(&machine, commands: Self.extendedCommands, features: .extendedAdvertising)
+        _ = machine.received(Self.complete(.leSetExtendedScanParameters), now: clock.now)
+        #expect(machine.received(Self.complete(.leSetExtendedScanEnable), now: clock.now)
+            == [.scanStarted(.extended, .passive, notable: true)])
+        // Set up again on a controller that now offers legacy scanning only (a firmware change after a reset).
+        _ = machine.received(.hardwareError(code: 0x01), now: clock.now)
+        _ = machine.retryDue(now: clock.now)
+        _ = discover(&machine)
+        _ = machine.received(Self.complete(.leSetScanParameters), now: clock.now)
+        #expect(machine.received(Self.complete(.leSetScanEnable), now: clock.now)
+            == [.scanStarted(.legacy, .passive, notable: true)])
     }
 
     @Test func anotherProcessRestartingItsOwnScanDuringTheGraceWins() {

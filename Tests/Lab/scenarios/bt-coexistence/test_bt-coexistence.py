@@ -69,7 +69,9 @@ class CoexistenceTests(LabTestCase):
         self.bluetoothd.stop()
 
     def start_accessoryd(self):
-        config = self.lab.write_file("accessoryd.conf", "[Bluetooth]\nControllers=hci0\nScanWatchdog=0\n")
+        # Debug: taking the scan back after bluetoothd's discovery is logged at debug (once at info).
+        config = self.lab.write_file("accessoryd.conf",
+                                     "[Daemon]\nLogLevel=debug\n[Bluetooth]\nControllers=hci0\nScanWatchdog=0\n")
         daemon = self.lab.start_daemon([self.lab.binary("accessoryd"), "--config", config,
                                         "--log-target=journal", "--monitor"])
         daemon.wait_ready(timeout=60)

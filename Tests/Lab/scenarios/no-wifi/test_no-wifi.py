@@ -34,9 +34,9 @@ class NoWiFiTests(LabTestCase):
 
     def test_daemon_is_ready_with_bluetooth_and_no_wifi(self):
         daemon = self.start()
-        status = daemon.notifications("STATUS")[-1]
-        self.assertIn("Bluetooth: hci0, hci1", status)
-        self.assertIn("Wi-Fi: none", status)
+        # STATUS= names each controller with what it does, and follows it: both scan soon.
+        self.assertRegex(daemon.notifications("STATUS")[-1], r"^Bluetooth: hci0 \w+, hci1 \w+; Wi-Fi: none$")
+        daemon.wait_notify("STATUS", "Bluetooth: hci0 scanning, hci1 scanning; Wi-Fi: none", timeout=30)
         self.assertEqual(self.lab.journal_entries(SYSLOG_IDENTIFIER="accessoryd", MESSAGE_ID=WIFI_INTERFACE_APPEARED), [])
         entries = self.lab.journal_entries(SYSLOG_IDENTIFIER="accessoryd")
         self.assertEqual([e.get("MESSAGE") for e in entries if int(e.get("PRIORITY", "7")) <= 4], [])
@@ -50,9 +50,14 @@ class NoWiFiTests(LabTestCase):
         appeared = self.lab.wait_for_journal(timeout=30, SYSLOG_IDENTIFIER="accessoryd",
                                              MESSAGE_ID=WIFI_INTERFACE_APPEARED)
         self.assertEqual(appeared.get("WIFI_INTERFACE"), "wlan0")
+        # STATUS= follows the hotplug both ways (it said what was true at start, issue 22).
+        self.lab.wait_until(lambda: daemon.notifications("STATUS")[-1].endswith("; Wi-Fi: wlan0"), timeout=30,
+                            what="STATUS= to list wlan0")
         self.lab.run(["rmmod", "mac80211_hwsim"], timeout=60).check()
         removed = self.lab.wait_for_journal(timeout=30, SYSLOG_IDENTIFIER="accessoryd",
                                             MESSAGE_ID=WIFI_INTERFACE_REMOVED)
         self.assertEqual(removed.get("WIFI_INTERFACE"), "wlan0")
+        self.lab.wait_until(lambda: daemon.notifications("STATUS")[-1].endswith("; Wi-Fi: none"), timeout=30,
+                            what="STATUS= to drop wlan0")
         self.assertTrue(daemon.is_running())
         self.assertEqual(daemon.stop(), 0, daemon.output())
