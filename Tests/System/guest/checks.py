@@ -605,7 +605,8 @@ def check_uplink_back(state):
     if PROFILE["uplink"] == "networkmanager":
         # The join's profile is gone once the join is left (a volatile one would also be
         # gone at the next boot, so this is where a left-over one shows).
-        extra = sorted(set(nm_connections()) - set(state["nm_connections"]))
+        names = {line.split(":")[0] for line in state["nm_connections"]}
+        extra = sorted(line for line in nm_connections() if line.split(":")[0] not in names)
         assert not extra, f"wlan0 is back on {HOME_SSID!r}, but NetworkManager still has {extra} from the join"
     return f"wlan0 on {HOME_SSID!r} again ({describe_uplink()})"
 
@@ -1035,12 +1036,14 @@ def check_nm_profiles_gone():
         before = json.load(handle).get("nm_connections")
     assert before is not None, "boot 1 recorded no list of NetworkManager's connections"
     now = nm_connections()
-    extra = sorted(set(now) - set(before))
+    # By name: NetworkManager makes its own "lo" anew, with a new uuid, at every start.
+    names = {line.split(":")[0] for line in before}
+    extra = sorted(line for line in now if line.split(":")[0] not in names)
     files = []
     for directory in ("/etc/NetworkManager/system-connections", "/run/NetworkManager/system-connections"):
         if os.path.isdir(directory):
             files += [os.path.join(directory, name) for name in os.listdir(directory)
-                      if name != f"{HOME_SSID}.nmconnection"]
+                      if name.removesuffix(".nmconnection") not in names]
     assert not extra and not files, \
         f"after the purge NetworkManager still has {extra or 'no extra connection'}, files {files or 'none'}"
     return f"nmcli -g NAME,UUID connection: {' / '.join(now)} (as before the apps ran)"
