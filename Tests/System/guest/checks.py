@@ -925,17 +925,9 @@ def package_version():
     return sh(["dpkg-query", "-W", "-f=${Version}", "accessoryd"]).stdout.strip()
 
 
-def apt(*argv, log_name):
-    env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
-    done = subprocess.run(["apt-get", "-y", "-q", "--no-install-recommends", *argv], stdout=subprocess.PIPE,
-                          stderr=subprocess.STDOUT, text=True, timeout=600, env=env)
-    with open(os.path.join(LOGS, f"{log_name}.log"), "a") as handle:
-        handle.write(f"$ apt-get {' '.join(argv)}\n{done.stdout}\n[{done.returncode}]\n")
-    assert done.returncode == 0, f"apt-get {' '.join(argv)} exited {done.returncode}: {_tail(done.stdout)}"
-    return done.stdout
-
-
 def dpkg(*argv):
+    """dpkg itself, what apt-get install ./x.deb and apt-get remove run (without apt's minute of
+    reading its lists under emulation): the maintainer scripts are the same."""
     done = subprocess.run(["dpkg", *argv], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=600)
     with open(os.path.join(LOGS, "dpkg.log"), "a") as handle:
         handle.write(f"$ dpkg {' '.join(argv)}\n{done.stdout}\n[{done.returncode}]\n")
@@ -1000,32 +992,32 @@ def check_upgrade(expect):
 def check_downgrade(expect):
     before = unit_properties(SERVICE, "MainPID")["MainPID"]
     old = package_version()
-    apt("install", "--allow-downgrades", f"{PACKAGES}/{expect['packages']['current']}", log_name="apt-downgrade")
+    dpkg("-i", f"{PACKAGES}/{expect['packages']['current']}")
     pid = running_after("the downgrade", before)
     count = grants_listed("the downgrade")
     configuration_kept("the downgrade")
-    return f"{old} -> {package_version()} (apt-get install --allow-downgrades): running as pid {pid}; {count} grants, configuration kept"
+    return f"{old} -> {package_version()} (dpkg -i): running as pid {pid}; {count} grants, configuration kept"
 
 
 def check_remove_install(expect):
     before = unit_properties(SERVICE, "MainPID")["MainPID"]
-    apt("remove", "accessoryd", log_name="apt-remove")
+    dpkg("-r", "accessoryd")
     removed = unit_properties(SERVICE, "ActiveState")["ActiveState"]
-    assert removed in ("inactive",), f"apt-get remove left accessoryd {removed}: {service_summary()}"
-    apt("install", f"{PACKAGES}/{expect['packages']['current']}", log_name="apt-install")
-    pid = running_after("apt-get remove, then apt-get install", before)
+    assert removed in ("inactive",), f"dpkg -r left accessoryd {removed}: {service_summary()}"
+    dpkg("-i", f"{PACKAGES}/{expect['packages']['current']}")
+    pid = running_after("dpkg -r, then dpkg -i", before)
     count = grants_listed("remove + install")
     configuration_kept("remove + install")
-    return f"stopped by apt-get remove, running again after apt-get install (pid {pid}); {count} grants, configuration kept"
+    return f"stopped by dpkg -r, running again after dpkg -i (pid {pid}); {count} grants, configuration kept"
 
 
 def check_purge_install(expect):
     assert not os.path.exists("/var/lib/accessoryd"), "the purge left /var/lib/accessoryd"
-    apt("install", f"{PACKAGES}/{expect['packages']['current']}", log_name="apt-install")
-    pid = running_after("apt-get purge, then apt-get install", "0")
+    dpkg("-i", f"{PACKAGES}/{expect['packages']['current']}")
+    pid = running_after("apt-get purge, then dpkg -i", "0")
     listing = sh(["accessoryctl", "accessories"], timeout=30)
     assert listing.returncode == 0, f"accessoryctl accessories exited {listing.returncode}: {listing.stderr.strip()}"
-    return f"running after apt-get install (pid {pid}); accessoryctl accessories answers, with no grant: " \
+    return f"running after dpkg -i (pid {pid}); accessoryctl accessories answers, with no grant: " \
            f"{' / '.join(listing.stdout.strip().splitlines())[:100] or 'none'}"
 
 
