@@ -634,8 +634,10 @@ def check_bluetoothctl(state):
     missing = [address for address in (state["gateway_address"], state["sensor_address"]) if address not in listing]
     assert not missing, f"bluetoothctl list lacks {missing}: {' / '.join(listing.strip().splitlines())}"
     output = bluetoothctl_session([f"select {state['gateway_address']}", "scan on"], 25, ["scan off"])
-    # hci1 is a controller of this host too: only a Device line is the scan's finding.
-    found = [line for line in output.splitlines() if f"Device {state['sensor_address']}" in line]
+    # hci1 is a controller of this host too, and bluetoothd drops the device object the app's
+    # connection left ([DEL]): only a device seen ([NEW], or its RSSI) is the scan's finding.
+    found = [line for line in output.splitlines() if f"Device {state['sensor_address']}" in line
+             and ("NEW" in line or "RSSI" in line)]
     assert found, f"bluetoothctl's scan on hci0 did not find the sensor {state['sensor_address']}: " \
                   f"{' / '.join(output.strip().splitlines()[-4:])}"
     shown = re.sub(r"\x1b\[[0-9;]*m|[^ -~]", "", found[0]).strip()[:80]
