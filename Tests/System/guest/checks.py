@@ -1,10 +1,13 @@
 #!/usr/bin/python3
 """The system tier's checks, inside the booted image (run by system-test.service).
 
-Boot 1 (systemtest.boot=1): no radio yet, then virtual radios, the accessories
-(a Bluetooth LE sensor, a lamp with a setup hotspot), the gateway's uplink, and
-an app unit that asks for both; reload; the journal's catalog text.
-Boot 2: the grants survived the reboot; apt purge.
+Which checks run, in which boot and in which order, comes from the runner's profile
+table (expect.json). Boot 1: no radio yet, then virtual radios, the accessories (a
+Bluetooth LE sensor, a lamp with a setup hotspot), the gateway's uplink (wpa_supplicant
+or NetworkManager, as the profile has it), and an app unit that asks for both; what
+systemctl status says after hotplugs and a restart; reload; the journal's catalog text.
+Boot 2: the grants survived the reboot; upgrade, downgrade, remove + install, purge,
+purge + install.
 
 Each check prints `RESULT PASS|FAIL name: reason` on the serial console (the
 host runner collects them). At the end, whatever happened, the journal export
@@ -31,11 +34,12 @@ LOGS = "/var/log/system-test"
 RUNTIME = "/run/system-test"
 EVIDENCE_DISK = "/dev/vdb"
 MARK = "SYSTEM-TEST| "
-BOOT_TIMEOUT = 1100                     # the unit's own bound is TimeoutStartSec=1200
+BOOT_TIMEOUT = 1700                     # the unit's own bound is TimeoutStartSec=1800
 
 SENSOR_SERVICE = "4C616253-656E-736F-7200-000000000001"
 SENSOR_VALUE = "21.5 C"
 LAMP_ADDRESS = "192.168.77.1"
+HOME_ADDRESS = "192.168.50.1"
 LAMP_PORT = 8080
 LAMP_PAGE = "Hello from the Lab Lamp: light is on, 40 % brightness\n"
 HOME_SSID = "Home-Gateway"
@@ -50,6 +54,9 @@ HOTSPOT_JOIN_RESULT = "8af494bf5bf64b65a682f485c608fb14"
 BUS_LOST = "7cf47dda999a425488152c03ba42535a"
 
 SERVICE = "accessoryd.service"
+
+# The profile this image is (from expect.json): its name, and how its uplink is managed.
+PROFILE = {"name": "?", "uplink": "wpa_supplicant", "bluetoothd": False}
 
 
 class Timeout(AssertionError):
@@ -246,7 +253,10 @@ def hci_info(index):
 
 
 def hci_up(index):
-    """What `hciconfig hciN up` does (no bluez in the image: nothing else powers controllers)."""
+    """What `hciconfig hciN up` does: only ever for hci1, the sensor's own controller (the
+    accessory powers its radio). The gateway's hci0 is powered by whoever manages it on
+    the gateway: bluetoothd where it runs, accessoryd where nothing else does."""
+    assert index != 0, "the checks never power the gateway's controller"
     with socket.socket(socket.AF_BLUETOOTH, socket.SOCK_RAW, socket.BTPROTO_HCI) as hci:
         try:
             fcntl.ioctl(hci.fileno(), HCIDEVUP, index)
@@ -258,7 +268,9 @@ def hci_up(index):
 
 def start_bluetooth(count=2, attempts=3):
     """btvirt -L -lN; under emulation its controllers sometimes never finish their init,
-    and only a fresh btvirt cures that (the lab does the same)."""
+    and only a fresh btvirt cures that (the lab does the same). A controller has finished
+    its init when the kernel knows its address (read while it powers it for setup, before
+    its auto-off). hci0 is left as the kernel leaves it; hci1, the sensor's, is powered."""
     for attempt in range(1, attempts + 1):
         sh(["modprobe", "hci_vhci"], check=True)
         process = spawn("btvirt", ["btvirt", "-L", f"-l{count}"])
@@ -267,10 +279,13 @@ def start_bluetooth(count=2, attempts=3):
 
             def initialised(index):
                 address, up = hci_info(index)
-                if up and address != "00:00:00:00:00:00":
+                if address == "00:00:00:00:00:00":
+                    return False
+                if index == 0:
                     return True
-                hci_up(index)
-                return False
+                if not up:
+                    hci_up(index)
+                return up
             for index in range(count):
                 wait_until(lambda: initialised(index), 60, f"hci{index} to finish its init", interval=2)
             return [hci_info(index)[0] for index in range(count)]
@@ -303,18 +318,32 @@ def start_hostapd(interface, config):
 
 
 def uplink_status():
+    """The uplink's state as its manager says it: wpa_supplicant's status, or NetworkManager's
+    active connections."""
+    if PROFILE["uplink"] == "networkmanager":
+        text = sh(["nmcli", "-t", "-f", "NAME,DEVICE,STATE", "connection", "show", "--active"]).stdout
+        return {"active": " / ".join(text.split())}
     text = sh(["wpa_cli", "-p", WPA_CONTROL, "-i", "wlan0", "status"]).stdout
     return dict(line.split("=", 1) for line in text.splitlines() if "=" in line)
 
 
 def uplink_on_home():
     status = uplink_status()
+    if PROFILE["uplink"] == "networkmanager":
+        return f"{HOME_SSID}:wlan0:activated" in status["active"].split(" / ")
     return status.get("wpa_state") == "COMPLETED" and status.get("ssid") == HOME_SSID
 
 
+def describe_uplink():
+    status = uplink_status()
+    if PROFILE["uplink"] == "networkmanager":
+        return f"nmcli's active connections: {status['active'] or 'none'}"
+    return f"wpa_state={status.get('wpa_state')} ssid={status.get('ssid')}"
+
+
 def wait_uplink(timeout, settle=3):
-    """COMPLETED on the home network and still so `settle` seconds later (under emulation a
-    first COMPLETED can still fall back into the handshake)."""
+    """On the home network and still so `settle` seconds later (under emulation a first
+    COMPLETED can still fall back into the handshake)."""
     since = [None]
 
     def settled():
@@ -324,6 +353,16 @@ def wait_uplink(timeout, settle=3):
         since[0] = since[0] or time.monotonic()
         return time.monotonic() - since[0] >= settle
     wait_until(settled, timeout, f"wlan0 to be on {HOME_SSID!r}")
+
+
+def nm_connections():
+    """NetworkManager's connection profiles, as NAME:UUID lines. NetworkManager leaves when
+    the system bus restarts (bus-restart); started again first if so, and said."""
+    if active_state("NetworkManager.service") != "active":
+        say(f"NetworkManager is {active_state('NetworkManager.service')}; starting it to ask it")
+        sh(["systemctl", "start", "NetworkManager.service"], timeout=120)
+        wait_until(lambda: sh(["nmcli", "general", "status"]).returncode == 0, 60, "NetworkManager to answer")
+    return sorted(sh(["nmcli", "-t", "-g", "NAME,UUID", "connection"]).stdout.split("\n")[:-1])
 
 
 # ---------------------------------------------------------------------------------------------
@@ -386,7 +425,8 @@ def check_service_user():
 
 def prepare_accessories(state):
     """The home network's AP and the lamp's hotspot in namespace 'air', the uplink on
-    wlan0 through Debian's wpa_supplicant@wlan0, the LE sensor on hci1."""
+    wlan0 (Debian's wpa_supplicant@wlan0, or NetworkManager's saved connection), the LE
+    sensor on hci1."""
     say("radios: the home AP (wlan1) and the lamp's hotspot (wlan2) move to namespace 'air'")
     sh(["ip", "netns", "add", "air"], check=True)
     for interface in ("wlan1", "wlan2"):
@@ -409,13 +449,30 @@ def prepare_accessories(state):
     spawn("http", in_air("python3", "-m", "http.server", str(LAMP_PORT), "--bind", LAMP_ADDRESS,
                          "--directory", site))
 
-    say("uplink: systemctl start wpa_supplicant@wlan0 (joins Home-Gateway)")
-    sh(["systemctl", "start", "wpa_supplicant@wlan0.service"], timeout=90, check=True)
-    wait_uplink(180)
+    if PROFILE["uplink"] == "networkmanager":
+        # The home network hands out addresses, as a home router does: NetworkManager's
+        # saved connection takes one by DHCP.
+        sh(in_air("ip", "addr", "add", f"{HOME_ADDRESS}/24", "dev", "wlan1"), check=True)
+        spawn("dnsmasq-home", in_air("dnsmasq", "--keep-in-foreground", "--user=root", "--port=0", "--no-resolv",
+                                     "--no-hosts", "--interface=wlan1", "--bind-interfaces", "--log-dhcp",
+                                     "--log-facility=-", "--dhcp-range=192.168.50.10,192.168.50.50,255.255.255.0,1h",
+                                     f"--dhcp-leasefile={RUNTIME}/dnsmasq-home.leases", f"--pid-file={RUNTIME}/dnsmasq-home.pid"))
+        say(f"uplink: NetworkManager's saved connection {HOME_SSID} on wlan0 (nmcli connection up)")
+        sh(["nmcli", "--wait", "120", "connection", "up", HOME_SSID], timeout=150)
+        wait_uplink(180)
+        state["nm_connections"] = nm_connections()
+    else:
+        say("uplink: systemctl start wpa_supplicant@wlan0 (joins Home-Gateway)")
+        sh(["systemctl", "start", "wpa_supplicant@wlan0.service"], timeout=90, check=True)
+        wait_uplink(180)
 
     say("bluetooth: hci_vhci, btvirt -L -l2 (hci0: the gateway's, hci1: the sensor's)")
     addresses = start_bluetooth()
-    state["sensor_address"] = addresses[1]
+    state["gateway_address"], state["sensor_address"] = addresses[0], addresses[1]
+    if PROFILE["bluetoothd"]:
+        # The gateway's bluetoothd takes the new controllers and powers them (AutoEnable).
+        wait_until(lambda: active_state("bluetooth.service") == "active" and hci_info(0)[1], 90,
+                   "bluetoothd to run and power hci0")
     state["peripheral"] = spawn("lab-peripheral", ["lab-peripheral", "serve", "--controller", "hci1",
                                                    "--value", SENSOR_VALUE])
     wait_until(lambda: "serving hci1" in log_text("lab-peripheral"), 60, "the sensor to advertise on hci1")
@@ -455,6 +512,10 @@ def run_app(unit, what, expect, state, timeout=240):
     sh(["systemctl", "start", "--no-block", unit], check=True)
     try:
         accessory = approve(what)
+    except AssertionError:
+        # Nothing to approve: the app would wait out its own timeout; end it now.
+        sh(["systemctl", "stop", unit], timeout=150)
+        raise
     finally:
         def ended():
             properties = unit_properties(unit, "ActiveState")
@@ -497,6 +558,9 @@ def read_again_after_restart():
 
 
 def check_app_sensor(state):
+    if PROFILE["bluetoothd"]:
+        assert active_state("bluetooth.service") == "active", \
+            f"bluetooth.service is {active_state('bluetooth.service')}: the read would not be beside bluetoothd"
     cursor = journal_cursor()
     try:
         accessory, user = run_app("sensor-logger-sensor.service", "Lab Sensor", f'= "{SENSOR_VALUE}"', state)
@@ -506,7 +570,8 @@ def check_app_sensor(state):
         if "no Bluetooth LE controller is up" in reason:
             reason += f" (hci0 was up and scanning; {read_again_after_restart()})"
         raise CheckFailed(reason)
-    return f"accessory {accessory} approved; the app (User={user}) read \"{SENSOR_VALUE}\" over the channel"
+    beside = " while bluetoothd runs" if PROFILE["bluetoothd"] else ""
+    return f"accessory {accessory} approved; the app (User={user}) read \"{SENSOR_VALUE}\" over the channel{beside}"
 
 
 def check_app_lamp(state):
@@ -516,17 +581,191 @@ def check_app_lamp(state):
     except AssertionError as error:
         said = accessoryd_said(HOTSPOT_JOIN_RESULT, cursor)
         raise CheckFailed(f"{error}" + (f"; accessoryd: {said}" if said else ""))
-    return f"accessory {accessory} approved; the app (User={user}) fetched the lamp's page over its hotspot"
+    if PROFILE["uplink"] != "networkmanager":
+        return f"accessory {accessory} approved; the app (User={user}) fetched the lamp's page over its hotspot"
+    # The join went through NetworkManager: it says so itself, the hotspot's SSID on wlan0
+    # and the address its own DHCP client got from the lamp.
+    said = [str(entry.get("MESSAGE", "")) for entry in journal(unit="NetworkManager.service", cursor=cursor)]
+    connected = [line for line in said if "LabLamp-Setup" in line]
+    leased = [line for line in said if "192.168.77." in line and "dhcp4" in line]
+    assert connected and leased, \
+        f"the app fetched the page, but NetworkManager did not join the hotspot (said nothing of " \
+        f"{'LabLamp-Setup' if not connected else 'a DHCP lease from 192.168.77.0/24'}): the join did not " \
+        f"go through NetworkManager"
+    lease = re.search(r"address=(192\.168\.77\.\d+)", " ".join(leased))
+    return (f"accessory {accessory} approved; the app (User={user}) fetched the lamp's page; NetworkManager "
+            f"joined LabLamp-Setup on wlan0 and leased {lease.group(1) if lease else 'an address'} by DHCP")
 
 
-def check_uplink_back():
+def check_uplink_back(state):
     try:
         wait_uplink(90)
     except Timeout:
-        status = uplink_status()
-        raise CheckFailed(f"wlan0 is not back on {HOME_SSID!r}: wpa_state={status.get('wpa_state')} "
-                          f"ssid={status.get('ssid')}")
-    return f"wlan0 on {HOME_SSID!r} again (wpa_state=COMPLETED)"
+        raise CheckFailed(f"wlan0 is not back on {HOME_SSID!r}: {describe_uplink()}")
+    if PROFILE["uplink"] == "networkmanager":
+        # The join's profile is gone once the join is left (a volatile one would also be
+        # gone at the next boot, so this is where a left-over one shows).
+        names = {line.split(":")[0] for line in state["nm_connections"]}
+        extra = sorted(line for line in nm_connections() if line.split(":")[0] not in names)
+        assert not extra, f"wlan0 is back on {HOME_SSID!r}, but NetworkManager still has {extra} from the join"
+    return f"wlan0 on {HOME_SSID!r} again ({describe_uplink()})"
+
+
+def check_controller_powered(state):
+    """No BlueZ in the image, and the checks never power hci0: if it is up, accessoryd
+    powered it (the kernel's own power-on for setup ends in its auto-off after 2 s)."""
+    bluez = [path for path in ("/usr/libexec/bluetooth/bluetoothd", "/usr/sbin/bluetoothd", "/usr/bin/bluetoothctl")
+             if os.path.exists(path)]
+    assert not bluez, f"this profile has no BlueZ, yet the image has {', '.join(bluez)}"
+    try:
+        wait_until(lambda: hci_info(0)[1], 90, "hci0 to be up", interval=2)
+    except Timeout:
+        raise CheckFailed(f"hci0 ({state.get('gateway_address', '?')}) is still down 90 s after it appeared, with "
+                          f"no BlueZ in the image and no check powering it: accessoryd did not power it")
+    return "hci0 is up with no BlueZ in the image and no check powering it: accessoryd powered it"
+
+
+def check_bluetoothctl(state):
+    """bluetoothd runs beside accessoryd (after the app's read): it lists both controllers,
+    and a discovery from the gateway's controller finds the sensor."""
+    assert active_state("bluetooth.service") == "active", \
+        f"bluetooth.service is {active_state('bluetooth.service')}, not active"
+    listing = sh(["bluetoothctl", "list"], timeout=30).stdout
+    missing = [address for address in (state["gateway_address"], state["sensor_address"]) if address not in listing]
+    assert not missing, f"bluetoothctl list lacks {missing}: {' / '.join(listing.strip().splitlines())}"
+    output = bluetoothctl_session([f"select {state['gateway_address']}", "scan on"], 25, ["scan off"])
+    # hci1 is a controller of this host too, and bluetoothd drops the device object the app's
+    # connection left ([DEL]): only a device seen ([NEW], or its RSSI) is the scan's finding.
+    found = [line for line in output.splitlines() if f"Device {state['sensor_address']}" in line
+             and ("NEW" in line or "RSSI" in line)]
+    assert found, f"bluetoothctl's scan on hci0 did not find the sensor {state['sensor_address']}: " \
+                  f"{' / '.join(output.strip().splitlines()[-4:])}"
+    shown = re.sub(r"\x1b\[[0-9;]*m|[^ -~]", "", found[0]).strip()[:80]
+    return f"bluetooth.service active; bluetoothctl lists both controllers; its scan on hci0 found the sensor: {shown}"
+
+
+def bluetoothctl_session(commands, seconds, closing):
+    """bluetoothctl as a person types into it: the commands, `seconds` of its output, then
+    the closing commands and quit. Returns what it printed."""
+    path = os.path.join(LOGS, "bluetoothctl.log")
+    with open(path, "ab") as output:
+        process = subprocess.Popen(["bluetoothctl"], stdin=subprocess.PIPE, stdout=output, stderr=subprocess.STDOUT,
+                                   text=True)
+        time.sleep(3)  # pacing, not asserted: it learns of the controllers first
+        for command in commands:
+            process.stdin.write(command + "\n")
+            process.stdin.flush()
+            time.sleep(1)
+        time.sleep(seconds)
+        for command in closing + ["quit"]:
+            try:
+                process.stdin.write(command + "\n")
+                process.stdin.flush()
+            except BrokenPipeError:
+                break
+        try:
+            process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+    with open(path, errors="replace") as handle:
+        return handle.read()
+
+
+# ---------------------------------------------------------------------------------------------
+# systemctl status' Status: line against accessoryd --probe
+
+
+def configured(section, key):
+    """The value of `key` in `section` as accessoryd reads its configuration (the file, then
+    the drop-ins in order; the last one wins), or None."""
+    value = None
+    paths = ["/etc/accessoryd/accessoryd.conf"]
+    if os.path.isdir("/etc/accessoryd/conf.d"):
+        paths += sorted(os.path.join("/etc/accessoryd/conf.d", name) for name in os.listdir("/etc/accessoryd/conf.d")
+                        if name.endswith(".conf"))
+    for path in paths:
+        current = None
+        try:
+            lines = open(path).read().splitlines()
+        except OSError:
+            continue
+        for line in lines:
+            line = line.strip()
+            if line.startswith("["):
+                current = line.strip("[]")
+            elif current == section and line.startswith(f"{key}="):
+                value = line.split("=", 1)[1].strip()
+    return value
+
+
+def status_text():
+    text = sh(["systemctl", "status", "--no-pager", "-n", "0", SERVICE]).stdout
+    match = re.search(r'^\s*Status: "(.*)"\s*$', text, re.M)
+    return match.group(1) if match else None
+
+
+def probed():
+    """The radios accessoryd --probe sees, as the configuration narrows them
+    (Controllers=, Interfaces=)."""
+    done = sh(["accessoryd", "--probe"], timeout=60)
+    assert done.returncode == 0, f"accessoryd --probe exited {done.returncode}: {done.stderr.strip()}"
+    controllers = re.findall(r"^bluetooth (\S+) ", done.stdout, re.M)
+    interfaces = re.findall(r"^wifi (\S+) ", done.stdout, re.M)
+    wanted = configured("Bluetooth", "Controllers")
+    if wanted:
+        controllers = [name for name in controllers if name in wanted.replace(",", " ").split()]
+    wanted = configured("Wi-Fi", "Interfaces")
+    if wanted:
+        interfaces = [name for name in interfaces if name in wanted.replace(",", " ").split()]
+    return set(controllers), set(interfaces), done.stdout
+
+
+def status_matches_probe(stage, timeout=30):
+    """Waits until the Status: line names exactly the radios --probe sees (accessoryd learns
+    of a change from the kernel's events, not at once); returns a short account."""
+    last = {}
+
+    def matches():
+        status = status_text()
+        controllers, interfaces, _ = probed()
+        named = set(re.findall(r"(?<![\w-])(hci\d+|wlan\d+)(?![\w-])", status or ""))
+        named |= {name for name in controllers | interfaces if re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])",
+                                                                        status or "")}
+        last.update(status=status, expected=controllers | interfaces, named=named)
+        return status is not None and named == controllers | interfaces
+    try:
+        wait_until(matches, timeout, f"Status: to name what --probe sees {stage}", interval=3)
+    except Timeout:
+        raise CheckFailed(f"{stage}: systemctl status says Status: {last.get('status')!r}, naming "
+                          f"{sorted(last.get('named', []))}; accessoryd --probe (narrowed by the configuration) "
+                          f"sees {sorted(last.get('expected', []))}")
+    return f"{stage}: {last['status']!r}"
+
+
+def check_status_hotplug(state):
+    """accessoryd started with the Wi-Fi radios only; since then hci0 and hci1 came, wlan1
+    and wlan2 left (to namespace air). Then the controllers go (btvirt stopped) and come
+    back (btvirt again; the sensor is not served any more)."""
+    said = [status_matches_probe("after hci0, hci1 came and wlan1, wlan2 left")]
+    for name, process in CHILDREN:
+        if name in ("lab-peripheral", "btvirt") and process.poll() is None:
+            process.terminate()
+            process.wait(timeout=30)
+    wait_until(lambda: not bluetooth_controllers(), 60, "the controllers to go away with btvirt")
+    said.append(status_matches_probe("after hci0, hci1 went"))
+    start_bluetooth()
+    said.append(status_matches_probe("after hci0, hci1 came back"))
+    return "; ".join(said)
+
+
+def check_status_restart():
+    """With hci0 and hci1 present and Controllers=hci0, the restarted service's status."""
+    before = unit_properties(SERVICE, "MainPID")["MainPID"]
+    sh(["systemctl", "restart", SERVICE], timeout=150, check=True)
+    assert wait_active(120) == "active", f"not active after systemctl restart: {service_summary()}"
+    after = unit_properties(SERVICE, "MainPID")["MainPID"]
+    return f"restarted (pid {before} -> {after}); " + status_matches_probe("after systemctl restart accessoryd")
 
 
 def check_reload():
@@ -568,32 +807,6 @@ def describe_boot(number):
     failed = sh(["systemctl", "--failed", "--no-legend", "--plain"]).stdout.strip()
     say(f"boot {number}: kernel {kernel}, multi-user.target reached"
         + (f"; failed units: {' / '.join(failed.splitlines())}" if failed else ""))
-
-
-def boot1(expect):
-    state = {}
-    describe_boot(1)
-    state["active_before_radios"] = active_state() in ("active", "activating", "reloading")
-    check("idle-without-radios", check_idle_without_radios)
-    check("udev-starts", check_udev_starts, state)
-    check("ready", check_ready)
-    check("service-user", check_service_user)
-    try:
-        prepare_accessories(state)
-    except AssertionError as error:
-        say(f"the accessories could not be set up: {error}")
-        for name in ("app-sensor", "app-lamp", "uplink-back"):
-            result(name, False, f"not run: the accessories could not be set up: {error}")
-    else:
-        check("app-sensor", check_app_sensor, state)
-        check("app-lamp", check_app_lamp, state)
-        check("uplink-back", check_uplink_back)
-    check("reload", check_reload)
-    check("journal-catalog", check_journal_catalog, expect, state)
-    listing = sh(["accessoryctl", "accessories"], timeout=30)
-    say(listing.stdout.rstrip() or listing.stderr.rstrip())
-    with open(os.path.join(STATE, "boot1.json"), "w") as handle:
-        json.dump({"approved": state.get("approved", []), "accessories": listing.stdout}, handle)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -687,19 +900,208 @@ def check_purge():
     # What systemd said about the service while the package went away.
     said = [str(entry.get("MESSAGE", "")) for entry in journal(f"UNIT={SERVICE}", "_PID=1", cursor=cursor)]
     assert not left, f"left after purge: {'; '.join(details)}"
+    # dpkg keeps a directory that holds files of no package, and says so. The app's manifest
+    # is such a file here (its own package would own it, and the directory with it): only
+    # other directories count.
+    warned = [line.strip() for line in done.stdout.splitlines() if "not empty so not removed" in line
+              and "'/usr/share/accessoryd/apps.d'" not in line]
+    assert not warned, f"apt-get purge warned: {' / '.join(warned)}"
     assert not still_running, f"accessoryd (pid {pid}) still runs after apt-get purge returned " \
                               f"(ActiveState={after['ActiveState']})"
     assert after["ActiveState"] == "inactive", \
         f"the removal did not stop accessoryd (it was {before['ActiveState']} as pid {pid}): it is " \
         f"{after['ActiveState']} (Result={after['Result']}); systemd said: {' / '.join(said[-4:])}"
-    return f"/etc/accessoryd and /var/lib/accessoryd gone; the running service was stopped (pid {pid} gone, inactive)"
+    return (f"/etc/accessoryd and /var/lib/accessoryd gone; the running service was stopped (pid {pid} gone, "
+            f"inactive); no directory left behind with a warning")
 
 
-def boot2():
-    describe_boot(2)
-    check("grants-kept", check_grants_kept)
-    check("bus-restart", check_bus_restart)
-    check("purge", check_purge)
+# ---------------------------------------------------------------------------------------------
+# Upgrades, downgrades and reinstalls of the package under the running service
+
+
+PACKAGES = "/usr/local/lib/system-test/debs"
+ADMIN_EDIT = "# The administrator's edit, kept across upgrades (system tier)\n"
+
+
+def package_version():
+    return sh(["dpkg-query", "-W", "-f=${Version}", "accessoryd"]).stdout.strip()
+
+
+def dpkg(*argv):
+    """dpkg itself, what apt-get install ./x.deb and apt-get remove run (without apt's minute of
+    reading its lists under emulation): the maintainer scripts are the same."""
+    done = subprocess.run(["dpkg", *argv], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=600)
+    with open(os.path.join(LOGS, "dpkg.log"), "a") as handle:
+        handle.write(f"$ dpkg {' '.join(argv)}\n{done.stdout}\n[{done.returncode}]\n")
+    assert done.returncode == 0, f"dpkg {' '.join(argv)} exited {done.returncode}: {_tail(done.stdout)}"
+
+
+def _tail(text):
+    return " / ".join(line for line in text.strip().splitlines()[-3:])
+
+
+def running_after(what, before_pid, settle=120):
+    """accessoryd active again after `what`, under a new pid (the new files run)."""
+    state = wait_active(settle)
+    now = unit_properties(SERVICE, "MainPID", "ActiveState", "SubState")
+    assert state == "active", f"after {what} accessoryd is {now['ActiveState']}/{now['SubState']}: {service_summary()}"
+    assert now["MainPID"] not in ("0", before_pid), \
+        f"after {what} accessoryd still runs as pid {before_pid}: the new files were not started"
+    return now["MainPID"]
+
+
+def grants_listed(what):
+    with open(os.path.join(STATE, "boot1.json")) as handle:
+        approved = json.load(handle)["approved"]
+    listing = sh(["accessoryctl", "accessories"], timeout=30)
+    missing = [accessory for accessory in approved if accessory not in listing.stdout]
+    assert listing.returncode == 0 and not missing, \
+        f"after {what} accessoryctl accessories exited {listing.returncode}, missing {missing}: " \
+        f"{(listing.stdout or listing.stderr).strip()[:300]}"
+    return len(approved)
+
+
+def configuration_kept(what):
+    with open("/etc/accessoryd/accessoryd.conf") as handle:
+        assert ADMIN_EDIT in handle.read(), f"after {what} the administrator's edit of accessoryd.conf is gone"
+    assert os.path.exists("/etc/accessoryd/conf.d/50-system-test.conf"), f"after {what} the drop-in is gone"
+
+
+def check_upgrade(expect):
+    """The newer package over the running service, unpacked and configured as apt does
+    it (dpkg --unpack, then --configure): between the two the old process still runs (no
+    stop before the files change), after them the new one."""
+    with open("/etc/accessoryd/accessoryd.conf", "a") as handle:
+        handle.write(ADMIN_EDIT)
+    before = unit_properties(SERVICE, "MainPID", "ActiveState")
+    assert before["ActiveState"] == "active", f"not running before the upgrade: {service_summary()}"
+    old = package_version()
+    dpkg("--unpack", f"{PACKAGES}/{expect['packages']['newer']}")
+    between = unit_properties(SERVICE, "MainPID", "ActiveState")
+    assert between["ActiveState"] == "active" and between["MainPID"] == before["MainPID"], \
+        f"unpacking the newer package stopped the service before it was configured " \
+        f"(ActiveState={between['ActiveState']}, pid {before['MainPID']} -> {between['MainPID']})"
+    dpkg("--configure", "accessoryd")
+    pid = running_after("the upgrade", before["MainPID"])
+    new = package_version()
+    assert new != old, f"the version is still {old}"
+    count = grants_listed("the upgrade")
+    configuration_kept("the upgrade")
+    return (f"{old} -> {new} over the running service: still pid {before['MainPID']} after the unpack, "
+            f"pid {pid} after configure; {count} grants, the edited accessoryd.conf and the drop-in kept")
+
+
+def check_downgrade(expect):
+    before = unit_properties(SERVICE, "MainPID")["MainPID"]
+    old = package_version()
+    dpkg("-i", f"{PACKAGES}/{expect['packages']['current']}")
+    pid = running_after("the downgrade", before)
+    count = grants_listed("the downgrade")
+    configuration_kept("the downgrade")
+    return f"{old} -> {package_version()} (dpkg -i): running as pid {pid}; {count} grants, configuration kept"
+
+
+def check_remove_install(expect):
+    before = unit_properties(SERVICE, "MainPID")["MainPID"]
+    dpkg("-r", "accessoryd")
+    removed = unit_properties(SERVICE, "ActiveState")["ActiveState"]
+    assert removed in ("inactive",), f"dpkg -r left accessoryd {removed}: {service_summary()}"
+    dpkg("-i", f"{PACKAGES}/{expect['packages']['current']}")
+    pid = running_after("dpkg -r, then dpkg -i", before)
+    count = grants_listed("remove + install")
+    configuration_kept("remove + install")
+    return f"stopped by dpkg -r, running again after dpkg -i (pid {pid}); {count} grants, configuration kept"
+
+
+def check_purge_install(expect):
+    assert not os.path.exists("/var/lib/accessoryd"), "the purge left /var/lib/accessoryd"
+    dpkg("-i", f"{PACKAGES}/{expect['packages']['current']}")
+    pid = running_after("apt-get purge, then dpkg -i", "0")
+    listing = sh(["accessoryctl", "accessories"], timeout=30)
+    assert listing.returncode == 0, f"accessoryctl accessories exited {listing.returncode}: {listing.stderr.strip()}"
+    return f"running after dpkg -i (pid {pid}); accessoryctl accessories answers, with no grant: " \
+           f"{' / '.join(listing.stdout.strip().splitlines())[:100] or 'none'}"
+
+
+def check_nm_profiles_gone():
+    """Whatever connection profiles accessoryd made for its joins, none is left after the
+    purge: NetworkManager has the ones it had before the apps ran, no more."""
+    with open(os.path.join(STATE, "boot1.json")) as handle:
+        before = json.load(handle).get("nm_connections")
+    assert before is not None, "boot 1 recorded no list of NetworkManager's connections"
+    now = nm_connections()
+    # By name: NetworkManager makes its own "lo" anew, with a new uuid, at every start.
+    names = {line.split(":")[0] for line in before}
+    extra = sorted(line for line in now if line.split(":")[0] not in names)
+    files = []
+    for directory in ("/etc/NetworkManager/system-connections", "/run/NetworkManager/system-connections"):
+        if os.path.isdir(directory):
+            files += [os.path.join(directory, name) for name in os.listdir(directory)
+                      if name.removesuffix(".nmconnection") not in names]
+    assert not extra and not files, \
+        f"after the purge NetworkManager still has {extra or 'no extra connection'}, files {files or 'none'}"
+    return f"nmcli -g NAME,UUID connection: {' / '.join(now)} (as before the apps ran)"
+
+
+# ---------------------------------------------------------------------------------------------
+# The checks by name: what each runs, and whether it needs the accessories (radios, access
+# points, the sensor, the uplink) set up first. The runner's profile table says which run
+# in which boot, in order.
+CHECKS = {
+    "idle-without-radios": (lambda ctx: check_idle_without_radios(), False),
+    "udev-starts": (lambda ctx: check_udev_starts(ctx.state), False),
+    "ready": (lambda ctx: check_ready(), False),
+    "service-user": (lambda ctx: check_service_user(), False),
+    "controller-powered": (lambda ctx: check_controller_powered(ctx.state), True),
+    "app-sensor": (lambda ctx: check_app_sensor(ctx.state), True),
+    "bluetoothctl": (lambda ctx: check_bluetoothctl(ctx.state), True),
+    "app-lamp": (lambda ctx: check_app_lamp(ctx.state), True),
+    "uplink-back": (lambda ctx: check_uplink_back(ctx.state), True),
+    "status-hotplug": (lambda ctx: check_status_hotplug(ctx.state), True),
+    "status-restart": (lambda ctx: check_status_restart(), False),
+    "reload": (lambda ctx: check_reload(), False),
+    "journal-catalog": (lambda ctx: check_journal_catalog(ctx.expect, ctx.state), False),
+    "grants-kept": (lambda ctx: check_grants_kept(), False),
+    "bus-restart": (lambda ctx: check_bus_restart(), False),
+    "upgrade": (lambda ctx: check_upgrade(ctx.expect), False),
+    "downgrade": (lambda ctx: check_downgrade(ctx.expect), False),
+    "remove-install": (lambda ctx: check_remove_install(ctx.expect), False),
+    "purge": (lambda ctx: check_purge(), False),
+    "nm-profiles-gone": (lambda ctx: check_nm_profiles_gone(), False),
+    "purge-install": (lambda ctx: check_purge_install(ctx.expect), False),
+}
+
+
+class Context:
+    def __init__(self, expect):
+        self.expect = expect
+        self.state = {}
+        self.prepared = None        # None: not yet; True; or the reason it failed
+
+
+def run_boot(number, expect):
+    ctx = Context(expect)
+    describe_boot(number)
+    ctx.state["active_before_radios"] = active_state() in ("active", "activating", "reloading")
+    for name in [name for name, where in expect["checks"] if where == number]:
+        function, needs_accessories = CHECKS[name]
+        if needs_accessories and ctx.prepared is None:
+            try:
+                prepare_accessories(ctx.state)
+                ctx.prepared = True
+            except AssertionError as error:
+                say(f"the accessories could not be set up: {error}")
+                ctx.prepared = str(error)
+        if needs_accessories and ctx.prepared is not True:
+            result(name, False, f"not run: the accessories could not be set up: {ctx.prepared}")
+            continue
+        check(name, function, ctx)
+    if number == 1:
+        listing = sh(["accessoryctl", "accessories"], timeout=30)
+        say(listing.stdout.rstrip() or listing.stderr.rstrip())
+        with open(os.path.join(STATE, "boot1.json"), "w") as handle:
+            json.dump({"approved": ctx.state.get("approved", []), "accessories": listing.stdout,
+                       "nm_connections": ctx.state.get("nm_connections")}, handle)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -738,12 +1140,11 @@ def main():
     signal.signal(signal.SIGALRM, on_alarm)
     signal.alarm(BOOT_TIMEOUT)
     try:
-        if boot == 1:
-            boot1(expect)
-        elif boot == 2:
-            boot2()
+        PROFILE.update(name=expect["profile"], uplink=expect["uplink"], bluetoothd=expect["bluetoothd"])
+        if boot in {where for _, where in expect["checks"]}:
+            run_boot(boot, expect)
         else:
-            say(f"no systemtest.boot=1|2 on the kernel command line")
+            say(f"no checks for systemtest.boot={boot} in profile {expect['profile']}")
     except Exception:
         say(f"the checks stopped:\n{traceback.format_exc()}")
     finally:
@@ -756,7 +1157,7 @@ def main():
                 process.wait(timeout=10)
             except subprocess.TimeoutExpired:
                 process.kill()
-        for pid_file in (f"{RUNTIME}/hostapd-wlan1.pid", f"{RUNTIME}/hostapd-wlan2.pid"):
+        for pid_file in (f"{RUNTIME}/hostapd-wlan1.pid", f"{RUNTIME}/hostapd-wlan2.pid", f"{RUNTIME}/dnsmasq-home.pid"):
             try:
                 os.kill(int(open(pid_file).read()), signal.SIGTERM)
             except (OSError, ValueError):
