@@ -133,7 +133,7 @@ let package = Package(
         // The bridge's values in process; the bridge against a real mosquitto and accessoryd.
         .testTarget(
             name: "AccessoryMQTTTests",
-            dependencies: ["AccessoryMQTT", "AccessoryCore", "TestSupport", "CMosquitto"]),
+            dependencies: ["AccessoryMQTT", "AccessoryCore", "AccessoryCodecs", "TestSupport"]),
         .testTarget(name: "AccessoryCommandLineTests", dependencies: ["AccessoryCommandLine"]),
         .testTarget(name: "AccessoryCoreTests", dependencies: ["AccessoryCore", "TestSupport"]),
         .testTarget(

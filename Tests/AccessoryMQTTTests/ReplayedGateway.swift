@@ -1,3 +1,4 @@
+import AccessoryCodecs
 import Foundation
 import Glibc
 import TestSupport
@@ -6,6 +7,8 @@ import TestSupport
 /// accessoryd on it, its Bluetooth input replayed in a loop from the lab's
 /// capture (a sensor "Lab Sensor", 00:AA:01:01:00:01, service 180F), its
 /// grants in a scratch directory, and the bridge's manifest (the test's user).
+/// The lab's virtual controller reports no RSSI (127); each gateway's copy of
+/// the capture says `rssi` instead, as a real controller near the sensor would.
 final class ReplayedGateway {
     static let buildDirectory = URL(fileURLWithPath: BridgeProcess.executable).deletingLastPathComponent()
     static let capture = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
@@ -15,7 +18,7 @@ final class ReplayedGateway {
     let scratch: ScratchDirectory
     private let daemon: Process
 
-    init() throws {
+    init(rssi: Int8 = -60) throws {
         bus = try PrivateBus()
         scratch = try ScratchDirectory("mqtt-gateway")
         for directory in ["apps", "state"] {
@@ -33,12 +36,13 @@ final class ReplayedGateway {
 
             """.write(toFile: scratch.path("apps/accessory-mqtt.conf"), atomically: true, encoding: .utf8)
         _ = FileManager.default.createFile(atPath: scratch.path("accessoryd.conf"), contents: nil)
+        try Data(Self.capture(rssi: rssi)).write(to: URL(fileURLWithPath: scratch.path("capture.btsnoop")))
         // accessoryctl is the same multi-call binary, called by that name.
         try FileManager.default.createSymbolicLink(
             atPath: scratch.path("accessoryctl"), withDestinationPath: Self.buildDirectory.appendingPathComponent("accessoryd").path)
         daemon = Process()
         daemon.executableURL = Self.buildDirectory.appendingPathComponent("accessoryd")
-        daemon.arguments = ["--replay", Self.capture, "--serve", "--replay-loop", "--apps", scratch.path("apps"),
+        daemon.arguments = ["--replay", scratch.path("capture.btsnoop"), "--serve", "--replay-loop", "--apps", scratch.path("apps"),
                             "--config", scratch.path("accessoryd.conf"), "--log-target=console"]
         var environment = ProcessInfo.processInfo.environment
         environment["DBUS_SYSTEM_BUS_ADDRESS"] = bus.address
@@ -58,6 +62,20 @@ final class ReplayedGateway {
             exit 1
             """)
         guard ready.status == 0 else { throw BrokerError("accessoryd did not come up: \(accessorydLog)") }
+    }
+
+    /// The lab's capture with `rssi` in its LE Advertising Reports (one report each, RSSI last).
+    static func capture(rssi: Int8) throws -> [UInt8] {
+        let original = try [UInt8](Data(contentsOf: URL(fileURLWithPath: capture)))
+        let records = try BtsnoopReader.records(in: original).map { record in
+            var record = record
+            if record.opcode == .eventPacket, record.packet.count > 4, record.packet[0] == 0x3E, record.packet[2] == 0x02,
+               record.packet[3] == 1, record.packet.last == 0x7F {
+                record.packet[record.packet.count - 1] = UInt8(bitPattern: rssi)
+            }
+            return record
+        }
+        return try BtsnoopWriter(datalink: .linuxMonitor).file(records)
     }
 
     deinit {
