@@ -37,10 +37,10 @@ final class BridgeProcess {
 
     var log: String { (try? String(contentsOfFile: scratch.path("log"), encoding: .utf8)) ?? "" }
 
-    /// Waits (bounded: a minute) until the log has `text`.
-    func waitForLog(_ text: String) -> Bool {
+    /// Waits (bounded: a minute) until the log has `text`, `times` times.
+    func waitForLog(_ text: String, times: Int = 1) -> Bool {
         for _ in 0..<600 {
-            if log.contains(text) { return true }
+            if log.components(separatedBy: text).count > times { return true }
             usleep(100_000)
         }
         return false

@@ -49,6 +49,25 @@ struct GatewayTests {
         #expect(after["accessory-mqtt/hall/status"] == "online")
     }
 
+    /// accessoryd restarting ends the bridge's session: it opens a new one,
+    /// re-reads its accessories, and keeps publishing them; the broker never
+    /// sees it go offline.
+    @Test func accessorydRestartingIsFollowedByANewSession() throws {
+        let gateway = try ReplayedGateway()
+        let id = try gateway.approveTheSensor()
+        let broker = try MosquittoBroker()
+        let bridge = try BridgeProcess(configuration: BrokerTests.configuration(port: broker.port), busAddress: gateway.bus.address)
+        #expect(bridge.waitForLog("accessoryd: 1 accessory approved for this bridge"), "\(bridge.log)")
+
+        try gateway.restartAccessoryd()
+        #expect(bridge.waitForLog("the session with accessoryd ended; opening a new one"), "\(bridge.log)")
+        #expect(bridge.waitForLog("accessoryd: 1 accessory approved for this bridge", times: 2), "\(bridge.log)")
+        let retained = try broker.retained { $0[Self.presence("hall", id)] != nil }
+        #expect(retained[Self.tracker("hall", id)] != nil)
+        #expect(retained["accessory-mqtt/hall/status"] == "online")
+        #expect(bridge.isRunning)
+    }
+
     /// The sensor is heard (accessoryd offers it to the bridge's own picker)
     /// but nobody approved it: no topic and no payload names it. A bridge
     /// that published what the gateway hears would fail here.

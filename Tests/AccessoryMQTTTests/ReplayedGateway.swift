@@ -16,7 +16,7 @@ final class ReplayedGateway {
 
     let bus: PrivateBus
     let scratch: ScratchDirectory
-    private let daemon: Process
+    private var daemon: Process
 
     init(rssi: Int8 = -60) throws {
         bus = try PrivateBus()
@@ -40,8 +40,14 @@ final class ReplayedGateway {
         // accessoryctl is the same multi-call binary, called by that name.
         try FileManager.default.createSymbolicLink(
             atPath: scratch.path("accessoryctl"), withDestinationPath: Self.buildDirectory.appendingPathComponent("accessoryd").path)
-        daemon = Process()
-        daemon.executableURL = Self.buildDirectory.appendingPathComponent("accessoryd")
+        daemon = try Self.startDaemon(scratch: scratch, bus: bus)
+        try waitForAccessoryd()
+    }
+
+    /// accessoryd on the bus, its grants in the scratch directory's state.
+    private static func startDaemon(scratch: ScratchDirectory, bus: PrivateBus) throws -> Process {
+        let daemon = Process()
+        daemon.executableURL = buildDirectory.appendingPathComponent("accessoryd")
         daemon.arguments = ["--replay", scratch.path("capture.btsnoop"), "--serve", "--replay-loop", "--apps", scratch.path("apps"),
                             "--config", scratch.path("accessoryd.conf"), "--log-target=console"]
         var environment = ProcessInfo.processInfo.environment
@@ -49,11 +55,18 @@ final class ReplayedGateway {
         environment["STATE_DIRECTORY"] = scratch.path("state")
         environment["NOTIFY_SOCKET"] = nil
         daemon.environment = environment
-        _ = FileManager.default.createFile(atPath: scratch.path("accessoryd.log"), contents: nil)
+        if !FileManager.default.fileExists(atPath: scratch.path("accessoryd.log")) {
+            _ = FileManager.default.createFile(atPath: scratch.path("accessoryd.log"), contents: nil)
+        }
         let log = try FileHandle(forWritingTo: URL(fileURLWithPath: scratch.path("accessoryd.log")))
+        try log.seekToEnd()
         daemon.standardOutput = log
         daemon.standardError = log
         try daemon.run()
+        return daemon
+    }
+
+    private func waitForAccessoryd() throws {
         let ready = try run("""
             for _ in $(seq 300); do
                 busctl --address="$BUS" call org.freedesktop.DBus /org/freedesktop/DBus org.freedesktop.DBus NameHasOwner s org.accessoryagent | grep -q true && exit 0
@@ -62,6 +75,14 @@ final class ReplayedGateway {
             exit 1
             """)
         guard ready.status == 0 else { throw BrokerError("accessoryd did not come up: \(accessorydLog)") }
+    }
+
+    /// Stops accessoryd (SIGTERM, as systemctl restart does) and starts it again on the same bus and grants.
+    func restartAccessoryd() throws {
+        kill(daemon.processIdentifier, SIGTERM)
+        daemon.waitUntilExit()
+        daemon = try Self.startDaemon(scratch: scratch, bus: bus)
+        try waitForAccessoryd()
     }
 
     /// The lab's capture with `rssi` in its LE Advertising Reports (one report each, RSSI last).
