@@ -23,6 +23,7 @@ let package = Package(
         .executable(name: "accessoryd", targets: ["accessoryd"]),
         .executable(name: "accessoryctl", targets: ["accessoryctl"]),
         .library(name: "AccessorySetup", targets: ["AccessorySetup"]),
+        .executable(name: "accessory-mqtt", targets: ["accessory-mqtt"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log", from: "1.16.0"),
@@ -116,9 +117,23 @@ let package = Package(
             name: "lab-peripheral", dependencies: [
                 "AccessoryCore", "AccessoryATT", "AccessoryPlatform", "AccessoryRadios", "AccessorySetup",
             ]),
+        // The MQTT bridge (issue 29): an app on the client library and libmosquitto.
+        // Its decisions (topics, payloads, discovery, the rate limit) are values in
+        // AccessoryMQTT, which needs Core alone; the executable carries them out.
+        .systemLibrary(
+            name: "CMosquitto", pkgConfig: "libmosquitto",
+            providers: [.apt(["libmosquitto-dev"])]),
+        .target(name: "AccessoryMQTT", dependencies: ["AccessoryCore"]),
+        .executableTarget(
+            name: "accessory-mqtt",
+            dependencies: ["AccessoryMQTT", "AccessorySetup", "AccessoryCore", "AccessoryPlatform", "CMosquitto"]),
         .executableTarget(
             name: "accessory-bench", dependencies: ["AccessoryCore", "AccessoryCodecs", "AccessoryDaemon", "TestSupport"]),
 
+        // The bridge's values in process; the bridge against a real mosquitto and accessoryd.
+        .testTarget(
+            name: "AccessoryMQTTTests",
+            dependencies: ["AccessoryMQTT", "AccessoryCore", "AccessoryCodecs", "TestSupport"]),
         .testTarget(name: "AccessoryCommandLineTests", dependencies: ["AccessoryCommandLine"]),
         .testTarget(name: "AccessoryCoreTests", dependencies: ["AccessoryCore", "TestSupport"]),
         .testTarget(

@@ -53,10 +53,13 @@ import Testing
 
     /// What packaging/man holds is what the package installs, and the README links the API pages.
     @Test func thePackageInstallsEveryPageAndTheREADMELinksTheAPI() throws {
-        let listed = try String(contentsOf: Self.root.appendingPathComponent("packaging/debian/accessoryd.manpages"), encoding: .utf8)
-            .split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        // Each binary package of the source package lists its own pages.
+        let listed = try ["accessoryd", "accessory-mqtt"].flatMap { package in
+            try String(contentsOf: Self.root.appendingPathComponent("packaging/debian/\(package).manpages"), encoding: .utf8)
+                .split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        }
         let present = try FileManager.default.contentsOfDirectory(atPath: Self.manDirectory.path).map { "packaging/man/\($0)" }
-        #expect(Set(listed) == Set(present), "accessoryd.manpages against packaging/man")
+        #expect(Set(listed) == Set(present), "accessoryd.manpages and accessory-mqtt.manpages against packaging/man")
         let readme = try String(contentsOf: ReadmeContractTests.readme, encoding: .utf8)
         for page in ["accessoryd-dbus(7)"] + BusObjects.apiInterfaces.map({ "\($0.name)(5)" }) {
             #expect(readme.contains(page), "the README names \(page)")

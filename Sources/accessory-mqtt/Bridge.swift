@@ -1,0 +1,149 @@
+import AccessoryCore
+import AccessoryMQTT
+import AccessoryPlatform
+import Glibc
+
+/// The app's one event loop, on the main thread: it owns the MQTT client
+/// and the bridge's state, and carries out what `BridgeCore` decides.
+/// The client library keeps its own bus thread (see AccessorySetup's
+/// `BusThread`); its streams are read by tasks that post to `inbox`, which
+/// wakes this loop. So no thread of the app's own: libmosquitto's socket,
+/// its timers and the session's news all meet here.
+final class Bridge {
+    let loop: EventLoop
+    let configuration: BridgeConfiguration
+    private var core: BridgeCore
+    private let client: MosquittoClient
+    private let inbox: Inbox
+    private let clock = SystemMonotonicClock()
+    private var tickTimer: TimerToken?
+    private var miscTimer: TimerToken?
+    private var reconnectDelay: Duration = .seconds(1)
+    private var connecting = false
+    private var stopping = false
+
+    init(configuration: BridgeConfiguration, credentials: BrokerCredentials?, inbox: Inbox) throws(BridgeFailure) {
+        self.configuration = configuration
+        self.inbox = inbox
+        do { loop = try EventLoop() } catch { throw BridgeFailure("cannot make the event loop: \(error)") }
+        let topics = TopicLayout(configuration)
+        core = BridgeCore(topics: topics, minimumInterval: configuration.minimumInterval)
+        client = try MosquittoClient(clientID: configuration.effectiveClientID, loop: loop)
+        try client.configure(configuration, credentials: credentials, will: Publication(topic: topics.status, payload: Payloads.offline))
+        client.onConnect = { [unowned self] rc in connected(rc) }
+        client.onDisconnect = { [unowned self] rc in disconnected(rc) }
+        client.onMessage = { [unowned self] topic, payload in
+            if topic == core.topics.homeAssistantStatus, payload == Payloads.online { apply(.homeAssistantOnline) }
+        }
+        client.onLogError = { line in log("mqtt: \(DisplayText.escaped(line))") }
+        do {
+            try loop.watch(inbox.wakeup) { [unowned self] in drainInbox() }
+            for signal in [SIGTERM, SIGINT] { try loop.onSignal(signal) { [unowned self] in stop() } }
+        } catch { throw BridgeFailure("cannot set up the event loop: \(error)") }
+    }
+
+    func run() -> Int32 {
+        startConnecting()
+        return (try? loop.run()) ?? 1
+    }
+
+    // MARK: The broker
+
+    private var brokerName: String { "\(configuration.host):\(configuration.effectivePort)" + (configuration.caFile == nil ? "" : " (TLS)") }
+
+    private func startConnecting() {
+        connecting = true
+        let rc = core.isConnected ? 0 : (everConnectStarted
+            ? client.reconnect()
+            : client.connect(host: configuration.host, port: configuration.effectivePort, keepAlive: configuration.keepAlive))
+        everConnectStarted = true
+        if rc != 0 {
+            log("cannot connect to the broker at \(brokerName): \(MosquittoClient.describe(rc)); retrying in \(reconnectDelay)")
+            scheduleReconnect()
+        } else {
+            armMisc()
+        }
+    }
+    private var everConnectStarted = false
+
+    private func connected(_ rc: Int32) {
+        guard rc == 0 else {
+            // Refused: wrong credentials, a client id banned. Said once per attempt, and the backoff grows.
+            log("the broker at \(brokerName) refused the connection: \(MosquittoClient.describeConnack(rc))")
+            return
+        }
+        connecting = false
+        reconnectDelay = .seconds(1)
+        log("connected to the broker at \(brokerName) as \(configuration.effectiveClientID)")
+        client.subscribe(core.topics.homeAssistantStatus)
+        apply(.brokerConnected)
+    }
+
+    private func disconnected(_ rc: Int32) {
+        let wasConnected = core.isConnected
+        apply(.brokerDisconnected)
+        if let miscTimer { loop.cancel(miscTimer) }
+        miscTimer = nil
+        guard !stopping else { return }
+        let reason = rc == 0 ? "disconnected" : MosquittoClient.describe(rc)
+        log((wasConnected ? "lost the broker at \(brokerName): " : "cannot connect to the broker at \(brokerName): ")
+            + "\(reason); retrying in \(reconnectDelay)")
+        scheduleReconnect()
+    }
+
+    private func scheduleReconnect() {
+        let delay = reconnectDelay
+        reconnectDelay = min(reconnectDelay * 2, .seconds(60))
+        _ = try? loop.after(delay) { [unowned self] in startConnecting() }
+    }
+
+    /// libmosquitto's keep-alive: a ping when the connection is idle, a timeout when the broker is silent.
+    private func armMisc() {
+        if let miscTimer { loop.cancel(miscTimer) }
+        let period = max(.seconds(1), configuration.keepAlive / 4)
+        miscTimer = try? loop.after(period) { [unowned self] in
+            miscTimer = nil
+            client.misc()
+            armMisc()
+        }
+    }
+
+    // MARK: What the core decides
+
+    private func drainInbox() {
+        for item in inbox.take() {
+            switch item {
+            case .bridge(let input):
+                if case .activated(let list) = input { log("accessoryd: \(list.count) accessor\(list.count == 1 ? "y" : "ies") approved for this bridge") }
+                apply(input)
+            case .session(let note): log(note)
+            }
+        }
+    }
+
+    private func apply(_ input: BridgeCore.Input) {
+        let publications = core.handle(input, now: clock.now)
+        for publication in publications { client.publish(publication) }
+        if let tickTimer { loop.cancel(tickTimer) }
+        tickTimer = nil
+        if let deadline = core.nextDeadline {
+            tickTimer = try? loop.at(deadline) { [unowned self] in
+                tickTimer = nil
+                apply(.tick)
+            }
+        }
+    }
+
+    private func stop() {
+        guard !stopping else { return }
+        stopping = true
+        if core.isConnected {
+            // A clean end says offline itself: the broker keeps the last will for a crash.
+            client.publish(Publication(topic: core.topics.status, payload: Payloads.offline))
+            client.disconnect()
+        }
+        loop.exit(code: 0)
+    }
+}
+
+func log(_ line: String) { StandardError.write("accessory-mqtt: \(line)\n") }
