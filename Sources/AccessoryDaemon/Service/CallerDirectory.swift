@@ -34,8 +34,8 @@ final class CallerDirectory {
     /// The credentials of `sender` if already known: no bus call.
     func known(_ sender: String) -> CallerCredentials? { known[sender] }
 
-    /// Whether a query for `sender` is out (for tests).
-    func isAsking(about sender: String) -> Bool { waiting[sender] != nil }
+    /// How many connections' credentials are being asked for now.
+    var outstanding: Int { waiting.count }
 
     /// Calls `then` with `sender`'s credentials: at once when known, or
     /// when the bus daemon answers (or fails to, within `timeout`).

@@ -2,6 +2,9 @@ import CSystemd
 import Glibc
 
 extension BusConnection {
+    /// The connection's socket (tests: how many bytes wait unread on it).
+    public var fileDescriptor: Int32 { sd_bus_get_fd(bus) }
+
     /// Calls a method without waiting: `completion` runs on the loop when
     /// the reply, an error, or the timeout comes (or the connection closes).
     /// What a daemon must use for any call to a peer or the bus daemon, so
