@@ -42,7 +42,7 @@ import Testing
         let fd = h.connection.fileDescriptor
         func unread() -> Int32 {
             var count: Int32 = 0
-            _ = ioctl(fd, UInt(FIONREAD), &count)
+            _ = ioctl(fd, 0x541B /* FIONREAD */, &count)
             return count
         }
         let idle = unread()
