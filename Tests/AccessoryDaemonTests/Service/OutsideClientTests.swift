@@ -46,7 +46,7 @@ import Testing
             if held {
                 let approval = try h.accessoryctl(["approve", "\(number)", "0"])
                 #expect(approval.status != 0)
-                #expect(approval.err.contains("\"Old porch\" (C0:FF:EE:00:00:50) is sensor-logger's accessory 00000000000000a1"), "\(approval.err)")
+                #expect(approval.err.contains("\"Old porch\" (C0:FF:EE:00:00:50/public) is sensor-logger's accessory 00000000000000a1"), "\(approval.err)")
                 #expect(approval.err.contains("nothing was granted"))
                 #expect(!approval.out.contains("approved"))
                 #expect(h.service.center.grants(of: Self.hostile.app).isEmpty)
@@ -74,8 +74,8 @@ import Testing
         let lines = approval.out.split(separator: "\n").map(String.init)
         #expect(lines.count == 3, "\(approval.out)")
         #expect(lines.first == "approved: migration request \(number): 1 of 2 item(s) granted")
-        #expect(lines.contains("  skipped: \"Old porch\" (C0:FF:EE:00:00:50): already accessory 00000000000000b1 of hostile"))
-        #expect(lines.contains { $0.hasPrefix("  granted: \"Old shed\" (C0:FF:EE:00:00:51) as accessory ") })
+        #expect(lines.contains("  skipped: \"Old porch\" (C0:FF:EE:00:00:50/public): already accessory 00000000000000b1 of hostile"))
+        #expect(lines.contains { $0.hasPrefix("  granted: \"Old shed\" (C0:FF:EE:00:00:51/public) as accessory ") })
         #expect(!approval.out.contains("(/org/accessoryagent/accessory)"))
         #expect(h.finish(client).hasSuffix("holds 2\n"))
     }
