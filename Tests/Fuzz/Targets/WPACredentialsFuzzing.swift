@@ -5,7 +5,7 @@
 /// without control characters) or refused with an offset inside the input,
 /// and never shown: both print `<redacted>`.
 let wpaCredentialsTarget = FuzzTarget(name: "wpa-credentials") { bytes in
-    do {
+    do throws(WPACredentialError) {
         let passphrase = try WPAPassphrase(bytes: bytes)
         switch passphrase.form {
         case .rawPSK:
@@ -24,7 +24,7 @@ let wpaCredentialsTarget = FuzzTarget(name: "wpa-credentials") { bytes in
         default: break
         }
     }
-    do {
+    do throws(WPACredentialError) {
         let password = try SAEPassword(bytes: bytes)
         expect((1...SAEPassword.maximumLength).contains(bytes.count) && !bytes.contains { $0 < 0x20 || $0 == 0x7F },
                "an SAE password outside its rules")
