@@ -15,7 +15,9 @@ extension BusMethod {
                 return "\(which): expected '\(argument.type)', got '\(got[index])'"
             }
         }
-        return "argument \(inputs.count + 1): expected nothing, got '\(got.dropFirst(inputs.count).joined())'"
+        let extra = got.dropFirst(inputs.count).joined()
+        let takes = inputs.isEmpty ? "takes no arguments" : "takes \(inputs.count) argument\(inputs.count == 1 ? "" : "s") ('\(inputSignature)')"
+        return "argument \(inputs.count + 1): \(name) \(takes), got '\(extra)' more"
     }
 }
 

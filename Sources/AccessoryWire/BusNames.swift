@@ -16,6 +16,7 @@ public enum BusNames {
     public static let properties = "org.freedesktop.DBus.Properties"
     public static let introspectable = "org.freedesktop.DBus.Introspectable"
     public static let objectManager = "org.freedesktop.DBus.ObjectManager"
+    public static let peer = "org.freedesktop.DBus.Peer"
 
     /// The system group whose members may use Admin1 besides root. Part of
     /// the contract because the bus policy (packaging/dbus) names it too.

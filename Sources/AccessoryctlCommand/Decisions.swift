@@ -8,7 +8,9 @@ struct Approve: AdminCommand {
         abstract: "Approve one candidate of a pending request for the app that asked.",
         discussion: """
             Prints the new accessory's id and object path. A migration request is approved as a whole \
-            with candidate 0.
+            with candidate 0, or not at all when another app holds one of its items (the error names \
+            them); it prints each item as granted (with its new accessory) or skipped (already the \
+            app's).
             """,
         options: [
             OptionDeclaration("name", help: "The accessory's display name, when the app's item allows renaming."),
@@ -34,6 +36,11 @@ struct Approve: AdminCommand {
     }
 
     func run(_ client: AdminClient) throws(AdminError) {
+        // Candidate 0 is a migration's: say item by item what it granted.
+        if candidate == 0, name == nil {
+            StandardOutput.write(try MigrationApproval.approve(request, client))
+            return
+        }
         let path = try client.approve(request: request, candidate: candidate, name: name ?? "")
         StandardOutput.write(AdminFormat.approved(path))
     }

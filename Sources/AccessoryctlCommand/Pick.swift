@@ -81,7 +81,9 @@ struct Pick: AdminCommand {
                 StandardOutput.write("denied: request \(number)\n")
                 return true
             case .approve(let candidate):
-                StandardOutput.write(AdminFormat.approved(try client.approve(request: number, candidate: candidate, name: "")))
+                StandardOutput.write(entry.request.isMigration
+                    ? try MigrationApproval.approve(number, client)
+                    : AdminFormat.approved(try client.approve(request: number, candidate: candidate, name: "")))
                 return true
             case .renameAndApprove(let chosen):
                 var candidate = chosen

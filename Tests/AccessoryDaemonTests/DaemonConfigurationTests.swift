@@ -28,7 +28,8 @@ import Testing
     @Test func limitsHaveDefaultsAndEachKeySetsItsOwn() throws {
         let defaults = AppLimits()
         #expect([defaults.sessionsPerApp, defaults.displayItems, defaults.migrationItems, defaults.dictionaryEntries,
-                  defaults.stringLength, defaults.argumentBytes] == [16, 64, 256, 32, 1024, 262_144])
+                  defaults.stringLength, defaults.argumentBytes, defaults.requestsPerMinute, defaults.requestBurst]
+                == [16, 64, 256, 32, 1024, 262_144, 60, 20])
         let configuration = try apply("""
             [Limits]
             SessionsPerApp=2
@@ -37,8 +38,10 @@ import Testing
             DictionaryEntries=5
             StringLength=6
             ArgumentBytes=7
+            RequestsPerMinute=8
+            RequestBurst=9
             """)
-        #expect(AppLimits.Limit.allCases.map { configuration.limits[$0] } == [2, 3, 4, 5, 6, 7])
+        #expect(AppLimits.Limit.allCases.map { configuration.limits[$0] } == [2, 3, 4, 5, 6, 7, 8, 9])
         #expect(throws: KeyFileError.self) { try apply("[Limits]\nStringLength=0\n") }
         #expect(throws: KeyFileError.self) { try apply("[Limits]\nStringLength=lots\n") }
     }

@@ -29,7 +29,8 @@ import TestSupport
         for directory in [apps, state] { try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: false) }
         try Self.manifest.write(toFile: apps + "/hostile.conf", atomically: true, encoding: .utf8)
         let config = scratch.path + "/accessoryd.conf"
-        try "".write(toFile: config, atomically: true, encoding: .utf8)
+        // The argument limits are what this floods; the rate bound has its own test (OutsideClientTests).
+        try "[Limits]\nRequestBurst=1000000\n".write(toFile: config, atomically: true, encoding: .utf8)
         let notify = try NotifySocket(path: scratch.path + "/notify")
         let daemon = Process()
         daemon.executableURL = URL(fileURLWithPath: DaemonProcessTests.daemonPath)

@@ -24,8 +24,8 @@ import Testing
         #expect(Session1.joinHotspot.argumentMismatch(received: "ss") == "argument 1 (accessory): expected 'o', got 's'")
         #expect(Session1.joinHotspot.argumentMismatch(received: "ou") == "argument 2 (passphrase): expected 's', got 'u'")
         #expect(Session1.joinHotspot.argumentMismatch(received: "o") == "argument 2 (passphrase): expected 's', got nothing")
-        #expect(Session1.joinHotspot.argumentMismatch(received: "osa{ss}") == "argument 3: expected nothing, got 'a{ss}'")
-        #expect(Manager1.openSession.argumentMismatch(received: "su") == "argument 1: expected nothing, got 'su'")
+        #expect(Session1.joinHotspot.argumentMismatch(received: "osa{ss}") == "argument 3: JoinHotspot takes 2 arguments ('os'), got 'a{ss}' more")
+        #expect(Manager1.openSession.argumentMismatch(received: "su") == "argument 1: OpenSession takes no arguments, got 'su' more")
         #expect(FreedesktopInterfaces.get.argumentMismatch(received: "s") == "argument 2: expected 's', got nothing")
     }
 }

@@ -93,6 +93,9 @@ public final class PrivateBus {
         // Then `scratch` goes, with the socket and the configuration.
     }
 
+    /// The dbus-daemon's pid (to stop it with SIGSTOP: a bus daemon that does not answer).
+    public var daemonPID: Int32 { daemon.processIdentifier }
+
     /// Kills the bus daemon now, as a crash or a restart of dbus would: every
     /// connection to it is cut. Once only; the deinit does it otherwise.
     public func stop() {

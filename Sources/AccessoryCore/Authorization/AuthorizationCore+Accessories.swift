@@ -61,8 +61,8 @@ extension AuthorizationCore {
         _ id: AccessoryID, app: AppID?, to name: String, renameSSID: Bool, decidedBy decider: String
     ) throws(AccessorySetupError) -> AuthorizationDecision {
         var grant = try grants.owned(id, by: app)
-        guard !name.isEmpty, !DisplayText.hasControlCharacters(name) else {
-            throw AccessorySetupError(.invalidRequest, reason: .message("name \(DisplayText.excerpt(name)): a name needs text and no control characters"))
+        if let problem = GivenName.problem(name) {
+            throw AccessorySetupError(.invalidRequest, reason: .message("name \(DisplayText.excerpt(name)) \(problem)"))
         }
         grant.displayName = name
         if renameSSID {

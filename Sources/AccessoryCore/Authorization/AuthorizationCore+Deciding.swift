@@ -11,7 +11,7 @@ extension AuthorizationCore {
         guard let request = requests[number] else {
             throw AccessorySetupError(.invalidRequest, reason: .message("no pending request \(number)"))
         }
-        if request.isMigration { return approveMigration(request, decidedBy: decider) }
+        if request.isMigration { return try approveMigration(request, decidedBy: decider) }
         guard let chosen = request.candidate(candidate), chosen.visible else {
             throw AccessorySetupError(.invalidRequest, reason: .message("request \(number) has no candidate \(candidate)"))
         }
@@ -45,10 +45,25 @@ extension AuthorizationCore {
         return ([grant.accessory], decision)
     }
 
+    /// A migration is approved whole or not at all. An item another app
+    /// holds makes the approval fail, telling the administrator which and
+    /// whose; the app hears nothing of it, and whatever the administrator
+    /// then does (deny, or remove the other grant and approve) reaches the
+    /// app as it would without the other app. Items the app holds already
+    /// are skipped: it knows its own.
     private mutating func approveMigration(
         _ request: SetupRequest, decidedBy decider: String
-    ) -> (accessories: [AccessoryID], decision: AuthorizationDecision) {
+    ) throws(AccessorySetupError) -> (accessories: [AccessoryID], decision: AuthorizationDecision) {
         guard case .migration(let items) = request.kind else { return ([], AuthorizationDecision()) }
+        let othersHold = items.compactMap { item -> String? in
+            guard let holder = grants.holder(of: item.identity), holder.app != request.app else { return nil }
+            return "\(DisplayText.quoted(item.name)) (\(item.identity)) is \(holder.app)'s accessory \(holder.accessory)"
+        }
+        if !othersHold.isEmpty {
+            throw AccessorySetupError(.invalidRequest, reason: .message(
+                "request \(request.number): \(othersHold.prefix(8).joined(separator: "; "))\(othersHold.count > 8 ? "; …" : ""); "
+                    + "a migration is approved whole, so nothing was granted: deny it, or remove that accessory first"))
+        }
         var added: [Grant] = []
         for item in items where grants.holder(of: item.identity) == nil {
             let grant = Self.grant(ids.next(avoiding: grants), app: request.app, name: item.name, state: .authorized,
@@ -61,7 +76,8 @@ extension AuthorizationCore {
         close(request, into: &decision)
         let skipped = items.count - added.count
         decision.log(.accessoriesMigrated, .notice,
-                     "\(added.count) known accessory(ies) registered for \(request.app) by \(decider)\(skipped > 0 ? "; \(skipped) already granted, skipped" : "")",
+                     "\(added.count) known accessory(ies) registered for \(request.app) by \(decider)"
+                        + (skipped > 0 ? "; \(skipped) skipped, already \(request.app)'s" : ""),
                      ["app": "\(request.app)", "request": "\(request.number)", "count": "\(added.count)",
                       "skipped": "\(skipped)", "decided_by": "\(decider)",
                       "accessory.ids": .array(added.map { "\($0.accessory)" })])
@@ -114,16 +130,17 @@ extension AuthorizationCore {
     }
 
     /// The policy answers only while the app's window is open and no agent
-    /// is registered: the first visible candidate, or every migration item.
+    /// is registered: the first visible candidate of a picker. A migration
+    /// always waits for an administrator: whether the policy could approve
+    /// it would depend on what other apps hold, and the app would see that.
     /// A refusal is a warning in the journal, never an error to anyone.
     public mutating func approveByPolicy(
         _ number: UInt32, registry: AccessoryRegistry, at now: MonotonicInstant
     ) -> AuthorizationDecision {
-        guard agent == nil, let request = requests[number], windows.isOpen(for: request.app, at: now) else {
+        guard agent == nil, let request = requests[number], !request.isMigration, windows.isOpen(for: request.app, at: now) else {
             return AuthorizationDecision()
         }
-        let candidate: UInt32 = request.isMigration ? 0 : (request.visibleCandidates.first?.number ?? 0)
-        guard request.isMigration || candidate != 0 else { return AuthorizationDecision() }
+        guard let candidate = request.visibleCandidates.first?.number else { return AuthorizationDecision() }
         do {
             return try approve(number, candidate: candidate, name: nil, decidedBy: Self.policyDecider,
                                registry: registry, at: now).decision

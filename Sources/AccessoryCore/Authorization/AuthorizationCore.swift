@@ -52,7 +52,7 @@ public struct AuthorizationCore: Sendable {
         at now: MonotonicInstant
     ) throws(AccessorySetupError) -> (number: UInt32, decision: AuthorizationDecision) {
         guard !items.isEmpty, items.count <= 0xFFFF else {
-            throw AccessorySetupError(.invalidRequest, reason: .message("items: \(items.count) given; give between 1 and 65535 display items"))
+            throw AccessorySetupError(.invalidRequest, reason: .message("items: \(items.count) given; give at least one display item, and no more than 65535"))
         }
         for item in items {
             do throws(DiscoveryDescriptorError) { try item.descriptor.validate() } catch { throw .invalidRequest(error) }
@@ -81,9 +81,8 @@ public struct AuthorizationCore: Sendable {
         try requests.checkNone(for: manifest.app)
         let request = requests.open(app: manifest.app, session: session, kind: .migration(items),
                                     settings: PickerDisplaySettings(discoveryTimeout: .unbounded), at: now)
-        var decision = opened(request)
-        decision.followUp(.approveByPolicy(request.number))
-        return (request.number, decision)
+        // No approval window for a migration: it waits for an administrator (`approveByPolicy`).
+        return (request.number, opened(request))
     }
 
     private func opened(_ request: SetupRequest) -> AuthorizationDecision {

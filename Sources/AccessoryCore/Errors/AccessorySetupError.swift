@@ -46,7 +46,7 @@ public struct AccessorySetupError: Error, Hashable, Sendable, CustomStringConver
 
         public var description: String {
             switch self {
-            case .invalidDescriptor(let error): "invalid descriptor: \(error)"
+            case .invalidDescriptor(let error): "invalid descriptor: \(error.keyDescription)"
             case .undeclared(let violation): "not declared in the app's manifest: \(violation)"
             case .message(let text): text
             }

@@ -18,10 +18,10 @@ public enum DisplayText {
         return result
     }
 
-    /// Whether `text` holds a C0 control character or DEL: what a name given
-    /// to accessoryd (an item's, a rename's) may not hold.
+    /// Whether `text` holds a C0 or C1 control character or DEL: what a name
+    /// given to accessoryd (an item's, a rename's) may not hold (`GivenName`).
     public static func hasControlCharacters(_ text: String) -> Bool {
-        text.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F }
+        text.unicodeScalars.contains(where: GivenName.isControl)
     }
 
     private static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {

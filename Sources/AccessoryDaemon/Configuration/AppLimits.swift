@@ -11,6 +11,8 @@ public struct AppLimits: Equatable, Sendable {
         case dictionaryEntries = "DictionaryEntries"
         case stringLength = "StringLength"
         case argumentBytes = "ArgumentBytes"
+        case requestsPerMinute = "RequestsPerMinute"
+        case requestBurst = "RequestBurst"
     }
 
     /// Sessions an app holds at once, its connections' together (an
@@ -29,6 +31,13 @@ public struct AppLimits: Equatable, Sendable {
     /// Bytes of one call's arguments together: every string's bytes, plus
     /// 8 for each element of an array, so a long array of empty strings counts.
     public var argumentBytes = 256 * 1024
+    /// Requests one app may make per minute, on average (`RequestRate`):
+    /// sessions opened, pickers shown, migrations, renames, removals,
+    /// channels and hotspot joins. Each accepted one may write an audit
+    /// line, so this bounds what one app can make accessoryd write.
+    public var requestsPerMinute = 60
+    /// Requests one app may make at once before `RequestsPerMinute` applies.
+    public var requestBurst = 20
 
     /// One open setup request (picker or migration) per app: the API's own
     /// rule (`pickerAlreadyActive`), so not a key.
@@ -45,6 +54,8 @@ public struct AppLimits: Equatable, Sendable {
             case .dictionaryEntries: dictionaryEntries
             case .stringLength: stringLength
             case .argumentBytes: argumentBytes
+            case .requestsPerMinute: requestsPerMinute
+            case .requestBurst: requestBurst
             }
         }
         set {
@@ -55,6 +66,8 @@ public struct AppLimits: Equatable, Sendable {
             case .dictionaryEntries: dictionaryEntries = newValue
             case .stringLength: stringLength = newValue
             case .argumentBytes: argumentBytes = newValue
+            case .requestsPerMinute: requestsPerMinute = newValue
+            case .requestBurst: requestBurst = newValue
             }
         }
     }

@@ -7,9 +7,13 @@ import AccessoryWire
 extension AccessoryService {
     func handleAccessory(_ call: BusMessage) -> BusConnection.MethodOutcome? {
         guard let path = call.path, let id = BusNames.accessory(at: path) else { return .error(Self.noSuchObject) }
+        return withCaller(call) { [unowned self] caller in accessoryCall(call, id, caller) }
+    }
+
+    private func accessoryCall(_ call: BusMessage, _ id: AccessoryID, _ caller: Result<Caller, BusError>) -> BusConnection.MethodOutcome? {
         let grant: Grant
         do {
-            let caller = try self.caller(call)
+            let caller = try caller.get()
             // The administrator may look at any accessory; an app at its own only.
             let app: AppID? = caller.credentials.uid == 0 && caller.manifest == nil ? nil : caller.manifest?.app
             guard caller.manifest != nil || caller.credentials.uid == 0 else { return .error(Self.noSuchObject) }
@@ -42,7 +46,13 @@ extension AccessoryService {
 
     /// `GetManagedObjects`: the caller's sessions and its app's accessories.
     func managedObjects(_ call: BusMessage) -> BusConnection.MethodOutcome? {
-        guard let caller = try? caller(call) else { return .error(Self.noSuchObject) }
+        withCaller(call) { [unowned self] caller in
+            guard case .success(let caller) = caller else { return .error(Self.noSuchObject) }
+            return managedObjects(call, caller)
+        }
+    }
+
+    private func managedObjects(_ call: BusMessage, _ caller: Caller) -> BusConnection.MethodOutcome? {
         let own = openSessions.filter { $0.owner == caller.sender || ($0.persistent && $0.app == caller.manifest?.app) }
         let grants = caller.manifest.map { center.grants(of: $0.app) } ?? []
         return reply(call) { reply in

@@ -8,16 +8,17 @@ import Logging
 /// group, checked here as well as in the bus policy.
 extension AccessoryService {
     func handleAdmin(_ call: BusMessage) -> BusConnection.MethodOutcome? {
-        var caller: Caller
-        do {
-            caller = try self.caller(call)
-            // Root needs no group; anyone else's groups cost one more call to the bus daemon.
-            if caller.credentials.uid != 0, administrators.gid != nil {
-                caller.credentials.groups = try connection.groups(of: call) ?? []
+        // The groups come with the uid, in the one answer of the bus daemon
+        // (recorded when the caller connected), asked without waiting.
+        withCaller(call) { [unowned self] caller in
+            switch caller {
+            case .success(let caller): adminCall(call, caller)
+            case .failure(let error): .error(error)
             }
-        } catch {
-            return .error(error)
         }
+    }
+
+    private func adminCall(_ call: BusMessage, _ caller: Caller) -> BusConnection.MethodOutcome? {
         guard administrators.admits(caller.credentials) else {
             return .error(BusError(name: BusErrorNames.accessDenied, message: administrators.refusal))
         }
@@ -103,6 +104,7 @@ extension AccessoryService {
     /// removed or renumbered since the start takes effect without a restart.
     public func resolveAdministratorGroup() {
         administrators = Self.lookUpAdministrators(administrators.name, logger: logger)
+        callers.forgetUserNames()
     }
 
     /// The group by name, and a journal line saying who may use Admin1 now.

@@ -5,8 +5,14 @@ import AccessoryWire
 /// `org.accessoryagent.Session1`: what an app does with its session.
 extension AccessoryService {
     func handleSession(_ call: BusMessage) -> BusConnection.MethodOutcome? {
-        // Another caller's session does not exist, as far as this caller can tell.
-        guard let session = session(for: call), let sender = call.sender else { return .error(Self.noSuchObject) }
+        withSession(call) { [unowned self] session in
+            // Another caller's session does not exist, as far as this caller can tell.
+            guard let session, let sender = call.sender else { return .error(Self.noSuchObject) }
+            return handleSession(call, session, sender: sender)
+        }
+    }
+
+    private func handleSession(_ call: BusMessage, _ session: AccessorySession, sender: String) -> BusConnection.MethodOutcome? {
         session.calledBy(sender, at: clock.now)
         if let refused = wrongArgumentTypes(call, on: BusObjects.session) { return refused }
         switch (call.interface, call.member) {
@@ -24,6 +30,7 @@ extension AccessoryService {
 
     private func sessionMethod(_ member: String, _ call: BusMessage, _ session: AccessorySession) throws(AccessorySetupError) -> BusConnection.MethodOutcome? {
         try session.checkAlive()
+        try admitRequest(session.app, member)
         switch member {
         case Session1.activate.name:
             let wasActive = session.state == .active

@@ -18,6 +18,8 @@ public final class AccessoryService {
     let clock: any MonotonicClock
     public let center: AuthorizationCenter
     var sessions: [UInt64: AccessorySession] = [:]
+    /// Who each connection is, asked of the bus daemon without waiting.
+    let callers: CallerDirectory
     /// Connects Bluetooth LE channels for apps; nil without Bluetooth.
     public var channels: ChannelBroker?
     /// Joins accessories' hotspots for apps; nil without Wi-Fi.
@@ -30,6 +32,11 @@ public final class AccessoryService {
     public var limits = AppLimits()
     /// Apps refused a session since they last opened one (logged once).
     var appsAtSessionLimit: Set<AppID> = []
+    /// How fast each app has asked lately (`RequestsPerMinute`, `RequestBurst`).
+    var requestRate = RequestRate(perMinute: AppLimits().requestsPerMinute, burst: AppLimits().requestBurst)
+    /// One app's repeated lines, folded (never audit entries).
+    var logFold = LogFold()
+    var foldReportArmed = false
     /// Persistent sessions end after this long without a call.
     static let persistentIdleLimit = Duration.seconds(600)
     /// Who besides root may use Admin1; looked up at start and on reload
@@ -49,9 +56,11 @@ public final class AccessoryService {
         self.clock = SystemMonotonicClock()
         self.administrators = Self.lookUpAdministrators(administratorGroup, logger: logger)
         self.center = center
+        self.callers = CallerDirectory(connection: connection)
         center.notify = { [weak self] notice in self?.deliver(notice) }
         // Before any call is served, so no caller can leave unseen.
         try connection.watchDepartures()
+        connection.anyPeerLeft = { [weak callers] sender in callers?.forget(sender) }
         try connection.serve(path: BusNames.root) { [unowned self] call, _ in handleRoot(call) }
         try connection.serve(path: BusNames.sessions, subtree: true) { [unowned self] call, _ in handleSession(call) }
         try connection.serve(path: BusNames.accessories, subtree: true) { [unowned self] call, _ in handleAccessory(call) }
@@ -74,6 +83,8 @@ public final class AccessoryService {
         case BusNames.manager: return handleManager(call)
         case BusNames.admin: return handleAdmin(call)
         case BusNames.objectManager where call.member == FreedesktopInterfaces.getManagedObjects.name: return managedObjects(call)
+        // The root's interfaces have no properties: GetAll answers {}, Get InvalidArgs, as on any object.
+        case BusNames.properties: return properties(call, interfaces: BusObjects.root.map(\.name), [])
         default: return nil
         }
     }
@@ -97,22 +108,39 @@ public final class AccessoryService {
         var manifest: AppManifest?
     }
 
-    func caller(_ call: BusMessage) throws(BusError) -> Caller {
-        let credentials = try connection.credentials(of: call)
-        guard let sender = call.sender else { throw .invalidArguments("no sender") }
-        return Caller(credentials: credentials, sender: sender,
-                      manifest: apps().manifest(forUser: credentials.userName, unit: credentials.unit))
+    /// Runs `body` with who called: at once when the connection is known,
+    /// otherwise once the bus daemon has said (`CallerDirectory`, without
+    /// waiting), answering the call then. The loop never waits for it.
+    func withCaller(_ call: BusMessage, _ body: @escaping (Result<Caller, BusError>) -> BusConnection.MethodOutcome?)
+        -> BusConnection.MethodOutcome? {
+        guard let sender = call.sender else { return body(.failure(.invalidArguments("no sender"))) }
+        let apps = self.apps
+        func caller(_ answer: CallerDirectory.Answer) -> Result<Caller, BusError> {
+            answer.map { Caller(credentials: $0, sender: sender, manifest: apps().manifest(forUser: $0.userName, unit: $0.unit)) }
+        }
+        if let credentials = callers.known(sender) { return body(caller(.success(credentials))) }
+        callers.resolve(sender) { [weak self] answer in
+            guard let self else { return }
+            connection.finish(call, with: body(caller(answer)))
+        }
+        return .deferred
     }
 
-    /// The session at `path` if `call`'s sender may use it: its own
-    /// connection, or (persistent sessions) any connection of its app.
-    func session(for call: BusMessage) -> AccessorySession? {
+    /// Runs `body` with the session at `call`'s path if its sender may use
+    /// it: its own connection, or (persistent sessions) any connection of
+    /// its app; nil to `body` otherwise.
+    func withSession(_ call: BusMessage, _ body: @escaping (AccessorySession?) -> BusConnection.MethodOutcome?)
+        -> BusConnection.MethodOutcome? {
         guard let path = call.path, let number = BusNames.session(at: path),
             let session = sessions[number], let sender = call.sender
-        else { return nil }
-        if session.owner == sender { return session }
-        guard session.persistent, let caller = try? caller(call), caller.manifest?.app == session.app else { return nil }
-        return session
+        else { return body(nil) }
+        if session.owner == sender { return body(session) }
+        guard session.persistent else { return body(nil) }
+        return withCaller(call) { caller in
+            guard case .success(let caller) = caller, caller.manifest?.app == session.app,
+                self.sessions[number] === session else { return body(nil) }
+            return body(session)
+        }
     }
 
     // MARK: Delivering notices
@@ -224,21 +252,29 @@ public final class AccessoryService {
 
     /// `Get`/`GetAll` of `org.freedesktop.DBus.Properties` over `values`.
     func properties(_ call: BusMessage, interface expected: String, _ values: [(String, BusVariant)]) -> BusConnection.MethodOutcome? {
+        properties(call, interfaces: [expected], values)
+    }
+
+    /// The same where several interfaces are served (`values` are the first's);
+    /// the caller's names are quoted back cut, as every error quotes them.
+    func properties(_ call: BusMessage, interfaces: [String], _ values: [(String, BusVariant)]) -> BusConnection.MethodOutcome? {
         do throws(BusError) {
             let interface = try call.readString()
-            guard interface == expected else {
-                return .error(.invalidArguments("argument 1 (interface): \(DisplayText.quoted(interface)) is not here; only \(expected)"))
+            guard let index = interfaces.firstIndex(of: interface) else {
+                return .error(.invalidArguments("argument 1 (interface): \(DisplayText.excerpt(interface)) is not here; "
+                    + (interfaces.count == 1 ? "only \(interfaces[0])" : "one of \(interfaces.joined(separator: ", "))")))
             }
+            let here = index == 0 ? values : []
             switch call.member {
             case FreedesktopInterfaces.get.name:
                 let name = try call.readString()
-                guard let value = values.first(where: { $0.0 == name })?.1 else {
-                    let names = values.map(\.0).joined(separator: ", ")
-                    return .error(.invalidArguments("argument 2 (property): no property \(DisplayText.quoted(name)); one of \(names)"))
+                guard let value = here.first(where: { $0.0 == name })?.1 else {
+                    let names = here.isEmpty ? "\(interface) has none" : "one of " + here.map(\.0).joined(separator: ", ")
+                    return .error(.invalidArguments("argument 2 (property): no property \(DisplayText.excerpt(name)); \(names)"))
                 }
                 return reply(call) { $0.append(variant: value) }
             case FreedesktopInterfaces.getAll.name:
-                return reply(call) { $0.append(properties: values) }
+                return reply(call) { $0.append(properties: here) }
             default:
                 return .error(BusError(name: BusErrorNames.propertyReadOnly, message: "properties are read-only"))
             }

@@ -26,6 +26,10 @@ enum BusArguments {
         let raw = try read { () throws(BusError) in
             try reader.records(of: WireDisplayItem.self, bound: .displayItems, "display items")
         }
+        guard !raw.isEmpty else {
+            let bound = reader.limits.displayItems
+            throw invalid("display items: none given; give 1 to \(bound) (the limit \(AppLimits.Limit.displayItems.rawValue)=\(bound))")
+        }
         var items: [PickerDisplayItem] = []
         for entry in raw {
             try checkName(entry.name, "a display item")
@@ -128,8 +132,11 @@ enum BusArguments {
         let shown = try read { () throws(BusError) in
             try reader.records(of: WireShownCandidate.self, bound: .displayItems, "shown candidates")
         }
-        for entry in shown where DisplayText.hasControlCharacters(entry.name) {
-            throw invalid("shown candidate \(entry.candidate): name \(Self.shown(entry.name)) holds control characters; a name may hold none")
+        // An empty name keeps the candidate's own; any other must be a name.
+        for entry in shown where !entry.name.isEmpty {
+            if let problem = GivenName.problem(entry.name) {
+                throw invalid("shown candidate \(entry.candidate): name \(Self.shown(entry.name)) \(problem)")
+            }
         }
         return shown.map { ($0.candidate, $0.name, $0.productImage) }
     }
@@ -170,11 +177,12 @@ enum BusArguments {
         return (name, options.contains(RenameOptionWords.ssid))
     }
 
-    /// A name an app gives: text, and no control characters (as `RenameAccessory`).
+    /// A name an app gives: visible text, and no control characters (`GivenName`, as `RenameAccessory`).
     static func checkName(_ name: String, _ what: String) throws(AccessorySetupError) {
-        guard !name.isEmpty else { throw invalid("\(what)'s name is empty; a name needs at least one character") }
-        guard !DisplayText.hasControlCharacters(name) else {
-            throw invalid("\(what)'s name holds control characters: \(shown(name)); a name may hold none")
+        switch GivenName.problem(name) {
+        case nil: return
+        case .controlCharacter?: throw invalid("\(what)'s name holds control characters: \(shown(name)); a name may hold none")
+        case let problem?: throw invalid("\(what)'s name \(shown(name)) \(problem)")
         }
     }
 

@@ -34,3 +34,35 @@ extension BusMessage {
         return groups
     }
 }
+
+/// What `GetConnectionCredentials` says about a peer: the kernel's record
+/// from when it connected, asked without waiting (`BusConnection.callAsync`).
+public struct ConnectionCredentials: Equatable, Sendable {
+    public var uid: UInt32?
+    public var pid: UInt32?
+    public var groups: [UInt32]?
+}
+
+extension BusMessage {
+    /// `UnixUserID`, `ProcessID` and `UnixGroupIDs` of an `a{sv}` of connection credentials.
+    public func connectionCredentials() throws(BusError) -> ConnectionCredentials {
+        var found = ConnectionCredentials()
+        try readArray("{sv}") { () throws(BusError) in
+            try readContainer("e", "sv") { () throws(BusError) in
+                switch try readString() {
+                case "UnixUserID": try readContainer("v", "u") { () throws(BusError) in found.uid = try readUInt32() }
+                case "ProcessID": try readContainer("v", "u") { () throws(BusError) in found.pid = try readUInt32() }
+                case "UnixGroupIDs":
+                    try readContainer("v", "au") { () throws(BusError) in
+                        var ids: [UInt32] = []
+                        try readArray("u") { () throws(BusError) in ids.append(try readUInt32()) }
+                        found.groups = ids
+                    }
+                default: _ = sd_bus_message_skip(message, "v")
+                }
+            }
+        }
+        return found
+    }
+}
+

@@ -25,6 +25,9 @@ public final class BusConnection {
     /// The one match for peers leaving (`watchDepartures`), once installed.
     private var departures: OpaquePointer?
     private var signalHandlers: [Unmanaged<SignalHandler>] = []
+    /// Told of every peer that leaves the bus (after `watchDepartures`),
+    /// watched or not: for caches keyed by unique name.
+    public var anyPeerLeft: ((String) -> Void)?
 
     private final class SignalHandler {
         let handler: (BusMessage) -> Void
@@ -151,7 +154,7 @@ public final class BusConnection {
         }
     }
 
-    private func methodCall(
+    func methodCall(
         destination: String, path: String, interface: String, member: String, _ build: (BusReply) -> Void
     ) throws(BusError) -> BusReply {
         var message: OpaquePointer?
@@ -251,6 +254,7 @@ public final class BusConnection {
     }
 
     private func peerLeft(_ sender: String) {
+        anyPeerLeft?(sender)
         peerHandlers.removeValue(forKey: sender)?()
     }
 

@@ -23,11 +23,19 @@ public final class BusMessage {
 
     public func readString() throws(BusError) -> String {
         var value: UnsafePointer<CChar>?
-        guard sd_bus_message_read_basic(message, CChar(UInt8(ascii: "s")), &value) > 0, let value else {
+        let result = sd_bus_message_read_basic(message, CChar(UInt8(ascii: "s")), &value)
+        guard result > 0, let value else {
+            // The bus daemon passes noncharacters (U+FFFF, U+FDD0…) as the
+            // D-Bus spec allows; sd-bus refuses them as not UTF-8 (EBADMSG).
+            if result == -EBADMSG { throw .invalidArguments(Self.notUTF8) }
             throw .invalidArguments("expected a string argument")
         }
         return String(cString: value)
     }
+
+    /// Why a string argument was unreadable although it is one.
+    public static let notUTF8 = "a string argument is not valid UTF-8 as accessoryd reads it: "
+        + "it holds a Unicode noncharacter (U+FFFE, U+FFFF, U+FDD0 to U+FDEF…) or a NUL; send text without them"
 
     public func readObjectPath() throws(BusError) -> String {
         var value: UnsafePointer<CChar>?

@@ -41,6 +41,16 @@ public struct CallerCredentials: Hashable, Sendable {
         self.groups = []
     }
 
+    /// The systemd unit of process `pid`, read from its cgroup in /proc
+    /// (a local file, never a peer): nil when it has none or is gone.
+    public static func unit(ofProcess pid: UInt32) -> String? {
+        var creds: OpaquePointer?
+        guard sd_bus_creds_new_from_pid(&creds, pid_t(bitPattern: pid), UInt64(SD_BUS_CREDS_UNIT)) >= 0, let creds else { return nil }
+        defer { sd_bus_creds_unref(creds) }
+        var unit: UnsafePointer<CChar>?
+        return sd_bus_creds_get_unit(creds, &unit) >= 0 ? unit.map { String(cString: $0) } : nil
+    }
+
     static func userName(_ uid: uid_t) -> String? {
         var entry = passwd()
         var result: UnsafeMutablePointer<passwd>?

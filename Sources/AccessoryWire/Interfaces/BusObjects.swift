@@ -3,12 +3,17 @@
 public enum BusObjects {
     /// `/org/accessoryagent`.
     public static let root = [
-        Manager1.interface, Admin1.interface, FreedesktopInterfaces.objectManager, FreedesktopInterfaces.introspectable,
+        Manager1.interface, Admin1.interface, FreedesktopInterfaces.objectManager, FreedesktopInterfaces.properties,
+        FreedesktopInterfaces.introspectable, FreedesktopInterfaces.peer,
     ]
     /// `/org/accessoryagent/session/N`.
-    public static let session = [Session1.interface, FreedesktopInterfaces.properties, FreedesktopInterfaces.introspectable]
+    public static let session = [
+        Session1.interface, FreedesktopInterfaces.properties, FreedesktopInterfaces.introspectable, FreedesktopInterfaces.peer,
+    ]
     /// `/org/accessoryagent/accessory/ID`.
-    public static let accessory = [Accessory1.interface, FreedesktopInterfaces.properties, FreedesktopInterfaces.introspectable]
+    public static let accessory = [
+        Accessory1.interface, FreedesktopInterfaces.properties, FreedesktopInterfaces.introspectable, FreedesktopInterfaces.peer,
+    ]
 
     /// The API's own interfaces: what the README's tables describe.
     public static let apiInterfaces = [

@@ -19,4 +19,9 @@ public enum FreedesktopInterfaces {
     public static let interfacesRemoved = BusSignal("InterfacesRemoved", [BusArgument(nil, .objectPath), BusArgument(nil, .strings)])
     public static let objectManager = BusInterface(
         BusNames.objectManager, methods: [getManagedObjects], signals: [interfacesAdded, interfacesRemoved])
+
+    /// Answered by sd-bus itself on every object.
+    public static let ping = BusMethod("Ping")
+    public static let getMachineId = BusMethod("GetMachineId", out: [BusArgument("machine_uuid", .string)])
+    public static let peer = BusInterface(BusNames.peer, methods: [ping, getMachineId])
 }

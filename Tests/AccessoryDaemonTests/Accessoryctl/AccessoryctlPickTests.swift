@@ -77,7 +77,8 @@ import Testing
         let result = try admin.run(["pick"], input: "1\n0\n")
         #expect(result.status == 0)
         #expect(result.out.contains("approve the migration? [0 approve, d deny, Enter list again, q quit] no candidate 1: choose 0\n"))
-        #expect(admin.calls.last == "Approve 5 0 ")
+        // Then the accessories again: what the migration granted is printed item by item.
+        #expect(admin.calls.suffix(2) == ["Approve 5 0 ", "ListAccessories"])
     }
 
     @Test func theOldestReadyRequestComesFirstAndTheOthersAreMentioned() throws {

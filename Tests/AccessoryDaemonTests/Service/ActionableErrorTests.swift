@@ -32,12 +32,12 @@ import TestSupport
             print(message(accessory, "org.freedesktop.DBus.Properties", "GetAll", dbus.Boolean(True)))
             """, as: "nobody")
         #expect(output == """
-            \(Self.invalidArgs)argument 1: expected nothing, got 's'
+            \(Self.invalidArgs)argument 1: OpenSession takes no arguments, got 's' more
             \(Self.invalidArgs)argument 1 (accessory): expected 'o', got 's'
             \(Self.invalidArgs)argument 2 (psm): expected 'q', got 'u'
             \(Self.invalidArgs)argument 2 (passphrase): expected 's', got nothing
             \(Self.invalidArgs)argument 1 (items): expected 'a(ssa{ss}asas)', got 'a(ss)'
-            \(Self.invalidArgs)argument 1: expected nothing, got 's'
+            \(Self.invalidArgs)argument 1: Activate takes no arguments, got 's' more
             \(Self.invalidArgs)argument 1: expected 's', got 'u'
             \(Self.invalidArgs)argument 1: expected 's', got 'b'
 

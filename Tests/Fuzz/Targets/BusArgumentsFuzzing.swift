@@ -59,7 +59,7 @@ private struct BusArgumentMethod: Sendable {
 
 /// sd-bus makes messages only for a bus that has been started; this one is
 /// started on one end of a socket pair and never talks to anyone.
-private final class BusForMessages: @unchecked Sendable {
+final class BusForMessages: @unchecked Sendable {
     static let shared = BusForMessages()
     let bus: OpaquePointer?
 
@@ -79,7 +79,7 @@ private final class BusForMessages: @unchecked Sendable {
 }
 
 /// The fuzz input, read as it is needed; zeros once it runs out.
-private struct ByteSource {
+struct ByteSource {
     private var bytes: ArraySlice<UInt8>
 
     init(_ bytes: ArraySlice<UInt8>) { self.bytes = bytes }
@@ -108,7 +108,7 @@ private struct ByteSource {
 
 /// Appends values for a signature, driven by the input. Stops (false) at
 /// the first value sd-bus refuses, as a malformed signature makes it.
-private struct MessageBuilder {
+struct MessageBuilder {
     let message: OpaquePointer
     var source: ByteSource
     /// Elements given to the first argument when it is an array.
@@ -159,7 +159,7 @@ private struct MessageBuilder {
             }
             return sd_bus_message_close_container(message) >= 0
         case "v":
-            let contents = ["s", "u", "as", "a{ss}"][Int(source.next() % 4)]
+            let contents = ["s", "u", "as", "a{ss}", "b", "ay", "i", "o"][Int(source.next() % 8)]
             guard depth < 8, sd_bus_message_open_container(message, typeCode, contents) >= 0 else { return false }
             depth += 1
             defer { depth -= 1 }

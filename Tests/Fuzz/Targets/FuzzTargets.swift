@@ -16,5 +16,7 @@ let fuzzTargets: [FuzzTarget] = [
     descriptorFieldsTarget,
     grantStoreTarget,
     busArgumentsTarget,
+    clientDecodingTarget,
+    wpaCredentialsTarget,
     matchingTarget,
 ]
