@@ -1013,6 +1013,55 @@ def check_remove_install(expect):
     return f"stopped by dpkg -r, running again after dpkg -i (pid {pid}); {count} grants, configuration kept"
 
 
+FOLLOW_UNIT = "sensor-logger-follow.service"
+
+
+def check_follow_start(state):
+    """The model app following its accessories, as its own unit would run it, from before the
+    package operations that restart accessoryd (upgrade, downgrade, remove + install)."""
+    sh(["systemd-run", "--unit", FOLLOW_UNIT, "-p", "User=sensor-logger", "-p", "Group=sensor-logger",
+        "/usr/local/bin/accessory-example", "--follow", "3000"], check=True)
+    wait_until(lambda: "following for" in follow_output(), 60, "the app following its accessories")
+    state["follow_pid"] = unit_properties(FOLLOW_UNIT, "MainPID")["MainPID"]
+    return f"accessory-example --follow runs as sensor-logger (pid {state['follow_pid']})"
+
+
+def follow_output():
+    return sh(["journalctl", "--no-pager", "-o", "cat", "-u", FOLLOW_UNIT], timeout=30).stdout
+
+
+def check_app_follows(state):
+    """After every package operation that restarted accessoryd, the same app process is still
+    following: the client library told it once per restart (serviceRestarted) and gave it
+    its accessories again."""
+    assert state.get("follow_pid"), "the app was not following before the package operations"
+    properties = unit_properties(FOLLOW_UNIT, "ActiveState", "MainPID")
+    output = follow_output()
+    say(output.rstrip())
+    assert properties["ActiveState"] == "active" and properties["MainPID"] == state["follow_pid"], \
+        f"the app following since before the upgrade is gone ({properties['ActiveState']}, pid " \
+        f"{state['follow_pid']} -> {properties['MainPID']}): {' / '.join(output.strip().splitlines()[-4:])}"
+    restarts = output.count("event: serviceRestarted")
+    # upgrade, downgrade and remove + install each stopped the old accessoryd and started a new one.
+    assert restarts >= 3, f"the app was told of {restarts} restarts of accessoryd, not of each of 3"
+    sh(["systemctl", "stop", FOLLOW_UNIT])
+    return f"the same app process (pid {state['follow_pid']}) followed through {restarts} restarts of accessoryd"
+
+
+def check_flood(state):
+    """One app floods accessoryd (35,000 requests in 35 s) while an administrator denies another
+    app's requests: the flooder is refused past its bound, accessoryd writes at most a few
+    hundred lines, and every decision about the other app is in the journal, journald's real
+    rate limit applying (flood.py says what it asserts)."""
+    done = sh(["python3", os.path.join(LIB, "flood.py"), "--flooder", "flood-app", "--other", "flood-other",
+               "--seconds", "35", "--requests", "35000", "--max-lines", "400"], timeout=300)
+    say(done.stdout.rstrip())
+    lines = [line for line in done.stdout.splitlines() if line.startswith("FLOOD ")]
+    assert done.returncode == 0 and lines, \
+        f"flood.py exited {done.returncode}: {' / '.join(lines) or done.stderr.strip()[-300:]}"
+    return "; ".join(line[len("FLOOD PASS "):] for line in lines)
+
+
 def check_purge_install(expect):
     assert not os.path.exists("/var/lib/accessoryd"), "the purge left /var/lib/accessoryd"
     dpkg("-i", f"{PACKAGES}/{expect['packages']['current']}")
@@ -1069,6 +1118,9 @@ CHECKS = {
     "purge": (lambda ctx: check_purge(), False),
     "nm-profiles-gone": (lambda ctx: check_nm_profiles_gone(), False),
     "purge-install": (lambda ctx: check_purge_install(ctx.expect), False),
+    "follow-start": (lambda ctx: check_follow_start(ctx.state), False),
+    "app-follows": (lambda ctx: check_app_follows(ctx.state), False),
+    "flood": (lambda ctx: check_flood(ctx.state), False),
 }
 
 
