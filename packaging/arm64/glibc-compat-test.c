@@ -3,11 +3,13 @@
  * chroot's own glibc (sid, 2.42, which has the __isoc23_* functions and
  * strlcpy), the shim's functions under other names (-D renames) are compared
  * with glibc's on inputs chosen for the edges: prefixes, signs, bases, range,
- * where parsing stops, errno; strlcpy's truncation and return value.
+ * where parsing stops, errno; strlcpy's truncation and return value; fmod and
+ * fmodf against the architecture's newest libm version, bit for bit.
  * packaging/arm64/glibc-compat builds and runs it. Exit status 1 on a difference.
  */
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -19,6 +21,8 @@ long compat_strtol(const char *, char **, int);
 long long compat_strtoll(const char *, char **, int);
 int compat_sscanf(const char *, const char *, ...);
 size_t compat_strlcpy(char *, const char *, size_t);
+double compat_fmod(double, double);
+float compat_fmodf(float, float);
 
 static int failures, cases;
 
@@ -66,6 +70,25 @@ static void scan(const char *text, const char *format) {
     }
 }
 
+static void fmods(double x, double y) {
+    /* fmod is exact: the same bits (or both NaN), and the same errno. */
+    errno = 0; double real = fmod(x, y); int errno_real = errno;
+    errno = 0; double shim = compat_fmod(x, y); int errno_shim = errno;
+    cases++;
+    if (!((isnan(real) && isnan(shim)) || memcmp(&real, &shim, sizeof real) == 0) || errno_real != errno_shim) {
+        failures++;
+        printf("fmod(%a, %a): glibc %a errno %d, shim %a errno %d\n", x, y, real, errno_real, shim, errno_shim);
+    }
+    float xf = (float)x, yf = (float)y;
+    errno = 0; float realf = fmodf(xf, yf); errno_real = errno;
+    errno = 0; float shimf = compat_fmodf(xf, yf); errno_shim = errno;
+    cases++;
+    if (!((isnan(realf) && isnan(shimf)) || memcmp(&realf, &shimf, sizeof realf) == 0) || errno_real != errno_shim) {
+        failures++;
+        printf("fmodf(%a, %a): glibc %a errno %d, shim %a errno %d\n", xf, yf, realf, errno_real, shimf, errno_shim);
+    }
+}
+
 int main(void) {
     static const char *numbers[] = {
         "0", "42", "-42", "+42", "  \t17xyz", "", "   ", "-", "+", "0x", "0x1f", "0X1F", "-0x1f", "017", "08", "0b", "0b2",
@@ -87,11 +110,16 @@ int main(void) {
     for (size_t i = 0; i < sizeof strings / sizeof *strings; i++)
         for (size_t j = 0; j < sizeof sizes / sizeof *sizes; j++)
             lcpy(strings[i], sizes[j]);
+    static const double reals[] = {0.0, -0.0, 1.0, -1.0, 0.5, 3.75, -3.75, 1e300, -1e-300, 5e-324, 360.0, 2.5e10,
+                                   6.283185307179586, INFINITY, -INFINITY, NAN};
+    for (size_t i = 0; i < sizeof reals / sizeof *reals; i++)
+        for (size_t j = 0; j < sizeof reals / sizeof *reals; j++)
+            fmods(reals[i], reals[j]);
     scan("12 abc 34", "%d %15s %d");
     scan("7fff5000-7fff6000 rw", "%x-%15s %x");
     scan("-3 x 0x10", "%d %15s %i");
     scan("", "%d %15s %d");
     scan("12", "%d %15s %d");
-    printf("glibc-compat: %d cases, %d differ from glibc's own __isoc23_* and strlcpy\n", cases, failures);
+    printf("glibc-compat: %d cases, %d differ from glibc's own __isoc23_*, strlcpy, fmod and fmodf\n", cases, failures);
     return failures != 0;
 }

@@ -1,5 +1,5 @@
 /*
- * The four glibc 2.38 symbols that Debian's static Swift runtime for aarch64
+ * The glibc 2.38 symbols that Debian's static Swift runtime for aarch64
  * (swiftlang:arm64 6.2.3 from sid, built against glibc 2.42 headers) asks for,
  * defined here on older interfaces so that the arm64 accessoryd needs no glibc
  * newer than bookworm's 2.36. Linked into every arm64 product as an object
@@ -71,6 +71,19 @@ int __isoc23_sscanf(const char *text, const char *format, ...) {
     va_end(arguments);
     return count;
 }
+
+#if defined(__aarch64__)
+#define GLIBC_FIRST "GLIBC_2.17"
+#elif defined(__x86_64__)
+#define GLIBC_FIRST "GLIBC_2.2.5"
+#endif
+double first_fmod(double, double);
+float first_fmodf(float, float);
+__asm__(".symver first_fmod, fmod@" GLIBC_FIRST);
+__asm__(".symver first_fmodf, fmodf@" GLIBC_FIRST);
+
+double fmod(double x, double y) { return first_fmod(x, y); }
+float fmodf(float x, float y) { return first_fmodf(x, y); }
 
 size_t strlcpy(char *destination, const char *source, size_t size) {
     size_t length = strlen(source);
