@@ -51,7 +51,7 @@ build: build-deps
 ## Tests: Core, codecs and host integration first (fast), a short pass of every
 ## fuzz target, then the lab, a few power cuts, then the system tier (the package
 ## installed and booted, as users meet it).
-test: unit-test fuzz-smoke lab-test power-cut-test system-test system-test-arm64
+test: unit-test fuzz-smoke lab-test power-cut-test system-test
 
 power-cut-test:
 	$(MAKE) power-cut CUTS=3
