@@ -173,3 +173,23 @@ system-test: deb system-deps
 	$(SWIFT) build -c release --static-swift-stdlib --product accessory-example
 	$(SWIFT) build -c release --static-swift-stdlib --product lab-peripheral
 	Tests/System/system run --bin-dir "$(SYSTEM_BIN_DIR)"
+
+## The arm64 system tier (Tests/System/arm64/): the cross-built arm64 .deb installed with apt
+## in a Debian trixie arm64 root (debootstrap --foreign, second stage under qemu-user via
+## binfmt_misc, cached in .build/system-arm64/), booted with systemd as PID 1 under
+## qemu-system-aarch64 -M virt; every capture's replay compared with the amd64 build's; then
+## the same .deb installed with apt in a bookworm arm64 root and run there under qemu-user.
+SYSTEM_ARM64_PACKAGES := debootstrap qemu-system-arm qemu-user-static cpio e2fsprogs xz-utils kmod
+ARM64_DEB = .build/deb/accessoryd_$$(dpkg-parsechangelog -l packaging/debian/changelog -S Version)_arm64.deb
+ARM64_BIN_DIR = $$(packaging/arm64/run sh -euc '. packaging/arm64/swift-env; swift build $$SWIFT_BUILD_FLAGS --scratch-path "$$ARM64_SCRATCH" -c release --static-swift-stdlib --show-bin-path')
+
+.PHONY: system-test-arm64 system-arm64-deps
+
+system-arm64-deps:
+	@$(call apt_install,$(SYSTEM_ARM64_PACKAGES))
+
+system-test-arm64: system-arm64-deps deb-arm64
+	packaging/arm64/build accessory-example lab-peripheral
+	$(SWIFT) build --product accessoryd
+	Tests/System/arm64/system-arm64 run --deb $(ARM64_DEB) --bin-dir "$(ARM64_BIN_DIR)" --amd64 $(BUILD_DIR)/accessoryd
+	Tests/System/arm64/system-arm64 bookworm --deb $(ARM64_DEB) --amd64 $(BUILD_DIR)/accessoryd
