@@ -12,6 +12,8 @@ public struct HotspotJoinSettings: Sendable {
     public var stateDirectory: String
     public var dhcpProgram: String
     public var networkManagerDirectory: String
+    /// The bus NetworkManager is on; nil for the system bus.
+    public var networkManagerBusAddress: String? = nil
     public var policy: HotspotJoinPolicy
     /// How long one request to wpa_supplicant may go unanswered before the
     /// join ends with `failed` naming it (it answers within milliseconds).

@@ -1,0 +1,142 @@
+import AccessoryCodecs
+import AccessoryCore
+import AccessoryPlatform
+import Foundation
+import Glibc
+import Testing
+import TestSupport
+
+@testable import AccessoryDaemon
+
+/// The NetworkManager route of a join on a real private dbus-daemon: with no
+/// NetworkManager on it, with one that never answers, and with one that
+/// refuses the activation as NetworkManager does without the polkit rule.
+/// The stand-ins are bus peers of the test's own; the route against the real
+/// NetworkManager is the lab's (Tests/Lab/scenarios/wifi-nm-*). Asserted: the
+/// order of things on the loop and the typed results, never durations.
+@Suite("Hotspot joins through NetworkManager", .serialized)
+struct NetworkManagerRouteTests {
+    let scratch: ScratchDirectory
+    let bus: PrivateBus
+    var settings: HotspotJoinSettings
+
+    init() throws {
+        scratch = try ScratchDirectory("nm-join")
+        bus = try PrivateBus()
+        let devices = scratch.path("devices")
+        try FileManager.default.createDirectory(atPath: devices, withIntermediateDirectories: true)
+        // NetworkManager's run state saying it manages "lo": the route is NetworkManager.
+        try "[device]\nmanaged=true\n".write(toFile: "\(devices)/\(if_nametoindex("lo"))", atomically: true, encoding: .utf8)
+        settings = HotspotJoinSettings(
+            controlDirectory: scratch.path("no-wpa"), runtimeDirectory: scratch.path("run"),
+            stateDirectory: scratch.path("state"), networkManagerDirectory: devices, requestTimeout: .seconds(1))
+        settings.networkManagerBusAddress = bus.address
+    }
+
+    private func run(_ loop: EventLoop, until done: () -> Bool) {
+        for _ in 0..<200 where !done() { _ = loop.runOnce(timeout: .seconds(1)) }
+    }
+
+    private var recordPath: String { scratch.path("state/\(NetworkManagerJoinRecord.fileName(interface: "lo"))") }
+
+    @Test("NetworkManager not on the bus: the join ends typed, nothing recorded, the interface given back")
+    func notRunning() throws {
+        let loop = try EventLoop(pingsWatchdog: false)
+        let joiner = HotspotJoiner(loop: loop, settings: settings)
+        var result: HotspotJoinResult?
+        let join = try joiner.join(ssid: SSID("Lamp")!, credential: .open, interface: "lo") { result = $0 }
+        #expect(join.route == .networkManager)
+        run(loop) { result != nil && joiner.join(on: "lo") == nil }
+        #expect(result == .failed(reason: "NetworkManager is not running"))
+        #expect(joiner.join(on: "lo") == nil)
+        #expect(!FileManager.default.fileExists(atPath: recordPath))
+    }
+
+    @Test("a NetworkManager that never answers: the loop serves other sources, the join ends at the call's deadline")
+    func stalled() throws {
+        let loop = try EventLoop(pingsWatchdog: false)
+        let standIn = try BusConnection(address: bus.address, loop: loop)
+        try standIn.requestName("org.freedesktop.NetworkManager")
+        var order: [String] = []
+        var result: HotspotJoinResult?
+        let other = try EventLoopWakeup()
+        try loop.watch(other) { order.append(result == nil ? "other source served, join pending" : "other source served, join over") }
+        try standIn.serve(path: "/", subtree: true) { call, _ in
+            order.append("NetworkManager got \(call.member ?? "")")
+            other.wake()
+            return .deferred
+        }
+        let joiner = HotspotJoiner(loop: loop, settings: settings)
+        try joiner.join(ssid: SSID("Lamp")!, credential: .open, interface: "lo") { ended in
+            result = ended
+            order.append("join ended")
+        }
+        run(loop) { result != nil && joiner.join(on: "lo") == nil }
+        #expect(order == ["NetworkManager got GetDeviceByIpIface", "other source served, join pending", "join ended"])
+        #expect(result == .failed(reason: "NetworkManager did not answer GetDeviceByIpIface"))
+        #expect(joiner.join(on: "lo") == nil)
+        withExtendedLifetime(standIn) {}
+    }
+
+    @Test("refused for want of polkit's permission: the error names it, never the passphrase; the record is removed")
+    func permissionDenied() throws {
+        let loop = try EventLoop(pingsWatchdog: false)
+        let standIn = try BusConnection(address: bus.address, loop: loop)
+        try standIn.requestName("org.freedesktop.NetworkManager")
+        var calls: [String] = []
+        var recordDuringActivation: String?
+        var activationSignature = ""
+        try standIn.serve(path: "/", subtree: true) { [recordPath] call, connection in
+            let member = call.member ?? ""
+            calls.append(member)
+            let reply = connection.reply(to: call)!
+            switch member {
+            case "GetDeviceByIpIface": return .reply(reply.append(objectPath: "/org/freedesktop/NetworkManager/Devices/1"))
+            case "Get": return .reply(reply.append(variant: .objectPath("/")))
+            case "AddAndActivateConnection2":
+                activationSignature = call.signature
+                recordDuringActivation = (try? String(contentsOfFile: recordPath, encoding: .utf8)) ?? nil
+                return .error(BusError(name: "org.freedesktop.NetworkManager.PermissionDenied", message: "Not authorized to control networking."))
+            default:
+                return .error(BusError(name: "org.freedesktop.NetworkManager.Settings.InvalidConnection", message: "No connection with the UUID was found."))
+            }
+        }
+        let joiner = HotspotJoiner(loop: loop, settings: settings)
+        var result: HotspotJoinResult?
+        try joiner.join(ssid: SSID("Lamp")!, credential: .wpa2(try WPAPassphrase("sekrit-passphrase")), interface: "lo") { result = $0 }
+        run(loop) { result != nil && joiner.join(on: "lo") == nil }
+
+        #expect(calls == ["GetDeviceByIpIface", "Get", "AddAndActivateConnection2", "GetConnectionByUuid"])
+        #expect(activationSignature == "a{sa{sv}}ooa{sv}")
+        #expect(recordDuringActivation?.hasPrefix("interface=lo\nprofile_uuid=") == true, "recorded before the profile was added")
+        #expect(recordDuringActivation?.contains("sekrit") == false)
+        guard case .failed(let reason)? = result else {
+            Issue.record("\(String(describing: result))")
+            return
+        }
+        #expect(reason.contains("org.freedesktop.NetworkManager.network-control"))
+        #expect(reason.contains("org.freedesktop.NetworkManager.settings.modify.system"))
+        #expect(!reason.contains("sekrit"))
+        #expect(joiner.join(on: "lo") == nil)
+        #expect(!FileManager.default.fileExists(atPath: recordPath), "nothing left to undo: the record goes")
+        withExtendedLifetime(standIn) {}
+    }
+
+    @Test("a second join on the interface while one holds it is refused, saying why")
+    func oneAtATime() throws {
+        let loop = try EventLoop(pingsWatchdog: false)
+        let standIn = try BusConnection(address: bus.address, loop: loop)
+        try standIn.requestName("org.freedesktop.NetworkManager")
+        try standIn.serve(path: "/", subtree: true) { _, _ in .deferred }
+        let joiner = HotspotJoiner(loop: loop, settings: settings)
+        var result: HotspotJoinResult?
+        try joiner.join(ssid: SSID("Lamp")!, credential: .open, interface: "lo") { result = $0 }
+        let error = #expect(throws: HotspotJoinError.self) {
+            try joiner.join(ssid: SSID("Other")!, credential: .open, interface: "lo") { _ in }
+        }
+        #expect(error == .alreadyJoined(interface: "lo"))
+        #expect(error?.description == "lo is already joining or joined to a hotspot")
+        run(loop) { result != nil && joiner.join(on: "lo") == nil }
+        withExtendedLifetime(standIn) {}
+    }
+}
