@@ -42,7 +42,10 @@ public struct NetworkManagerProfile: Hashable, Sendable {
     public init(uuid: String, interface: String, ssid: SSID, credential: WPACredential) {
         self.uuid = uuid
         id = Self.name(interface: interface)
-        var wireless: [(key: String, value: Value)] = [("ssid", .bytes(ssid.bytes)), ("mode", .string("infrastructure"))]
+        // hidden: probe for the SSID by name, as the wpa route's scan_ssid=1 does (hidden hotspots answer only those).
+        var wireless: [(key: String, value: Value)] = [
+            ("ssid", .bytes(ssid.bytes)), ("mode", .string("infrastructure")), ("hidden", .bool(true)),
+        ]
         var groups: [Group] = [
             ("connection", [
                 ("type", .string("802-11-wireless")), ("id", .string(id)), ("uuid", .string(uuid)),
