@@ -22,9 +22,9 @@ public enum NetworkManagerError: Error, Hashable, Sendable, CustomStringConverti
         case .notRunning: "NetworkManager is not running"
         case .noReply(let method): "NetworkManager did not answer \(method)"
         case .permissionDenied(let method, let actions):
-            "NetworkManager refused \(method): user accessoryd lacks the polkit permission "
+            "NetworkManager refused \(method): polkit does not grant this user the permission "
                 + actions.joined(separator: " and ")
-                + " (granted by /usr/share/polkit-1/rules.d/50-accessoryd-networkmanager.rules)"
+                + " (granted to user accessoryd by /usr/share/polkit-1/rules.d/50-accessoryd-networkmanager.rules)"
         case .refused(let method, let error): "NetworkManager refused \(method): \(error)"
         case .notFound(let method): "\(method): no such object in NetworkManager"
         case .malformedReply(let method): "NetworkManager's reply to \(method) could not be read"

@@ -27,7 +27,7 @@ class NetworkManagerFaultTests(LabTestCase):
         cls.nm = NetworkManager(lab)
         cls.nm.start_supplicant()
         cls.nm.start()
-        cls.nm.wait_for_uplink()
+        cls.nm.wait_for_uplink(timeout=300, kick=True)
 
     def start_join(self, name):
         log_path = os.path.join(self.lab.evidence_dir, f"{name}.log")

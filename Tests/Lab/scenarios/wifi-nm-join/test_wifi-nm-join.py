@@ -86,7 +86,7 @@ class NetworkManagerJoinTests(LabTestCase):
         cls.nm = NetworkManager(lab)
         cls.nm.start_supplicant()
         cls.nm.start()
-        cls.nm.wait_for_uplink()
+        cls.nm.wait_for_uplink(timeout=300, kick=True)
 
     @classmethod
     def tearDownClass(cls):
