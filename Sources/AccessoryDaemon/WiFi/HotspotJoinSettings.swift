@@ -14,6 +14,10 @@ public struct HotspotJoinSettings: Sendable {
     public var networkManagerDirectory: String
     /// The bus NetworkManager is on; nil for the system bus.
     public var networkManagerBusAddress: String? = nil
+    /// How long one call to NetworkManager may go unanswered (it answers
+    /// within milliseconds, a loaded board within seconds) before the join
+    /// ends with `failed` naming it. Adding the profile waits for the join's whole timeout.
+    public var networkManagerRequestTimeout: Duration = .seconds(10)
     public var policy: HotspotJoinPolicy
     /// How long one request to wpa_supplicant may go unanswered before the
     /// join ends with `failed` naming it (it answers within milliseconds).

@@ -52,7 +52,7 @@ public final class HotspotJoiner {
     private func networkManagerClient() throws(SystemError) -> NetworkManagerClient {
         if let networkManager { return networkManager }
         let connection = try BusConnection(address: settings.networkManagerBusAddress, loop: loop)
-        let client = NetworkManagerClient(connection: connection, timeout: settings.requestTimeout + .seconds(2))
+        let client = NetworkManagerClient(connection: connection, timeout: settings.networkManagerRequestTimeout)
         networkManager = client
         return client
     }

@@ -117,7 +117,7 @@ public final class NetworkManagerJoin: ActiveHotspotJoin {
         logger.info("Joining hotspot \(ssid) on \(interface) through NetworkManager",
                     metadata: ["wifi.interface": "\(interface)", "wifi.ssid": "\(hexString(ssid.bytes))",
                                "wifi.event": "hotspot-join-started", "wifi.nm_profile": "\(profile.uuid)"])
-        step({ done in self.client.addAndActivate(self.profile, device: device, completion: done) }) { [self] paths in
+        step({ done in self.client.addAndActivate(self.profile, device: device, timeout: self.timeout, completion: done) }) { [self] paths in
             active = paths.active
             // What came before the reply, then the state now (a change may have gone before the match was there).
             for event in early where event.path == paths.active { handleActive(state: event.state, reason: event.reason) }

@@ -15,7 +15,8 @@ import AccessoryRadios
 final class NetworkManagerJoinCleanup {
     enum Outcome: Equatable {
         case restored
-        /// The profile is gone but there was no uplink to bring back, or it no longer exists.
+        /// The profile is gone but there was no uplink to bring back, it no longer
+        /// exists, or another connection has taken the interface since.
         case noUplink
         case failed(String)
     }
@@ -69,9 +70,15 @@ final class NetworkManagerJoinCleanup {
                 case .failure(let error): end(.failed("cannot read \(record.interface)'s active connection: \(error)"))
                 case .success(let path) where path != "/":
                     client.activeConnection(path) { [self] running in
-                        if case .success(let running) = running, running.uuid == record.uplinkUUID, running.state <= 2 {
+                        switch running {
+                        case .success(let running) where running.uuid == record.uplinkUUID && running.state <= 2:
                             waitForActivated(path)
-                        } else {
+                        case .success(let running) where running.uuid != record.profileUUID && running.uuid != record.uplinkUUID
+                            && running.state <= 2:
+                            // Someone else (an administrator, another program) put the interface on
+                            // another network since: theirs to keep, not ours to undo.
+                            end(.noUplink)
+                        default:
                             activateUplink(device: device)
                         }
                     }
@@ -108,7 +115,8 @@ final class NetworkManagerJoinCleanup {
         client.activeConnection(active) { [self] state in
             switch state {
             case .success(let running) where running.state == 2: end(.restored)
-            case .success(let running) where running.state >= 3: restoreUplink()  // it went down again: once more
+            // It went down again (failed, or something else was activated): look once more.
+            case .success(let running) where running.state >= 3: restoreUplink()
             default:
                 polls += 1
                 guard Self.pollInterval * polls < uplinkWait else { return end(.failed("the uplink did not come back within \(uplinkWait)")) }

@@ -31,6 +31,7 @@ struct NetworkManagerRouteTests {
             controlDirectory: scratch.path("no-wpa"), runtimeDirectory: scratch.path("run"),
             stateDirectory: scratch.path("state"), networkManagerDirectory: devices, requestTimeout: .seconds(1))
         settings.networkManagerBusAddress = bus.address
+        settings.networkManagerRequestTimeout = .seconds(1)
     }
 
     private func run(_ loop: EventLoop, until done: () -> Bool) {

@@ -40,7 +40,7 @@ public final class NetworkManagerClient {
 
     /// One method call, either way; `read` takes the reply's arguments.
     func call<T>(
-        _ path: String, _ interface: String, _ member: String, _ build: (BusReply) -> Void = { _ in },
+        _ path: String, _ interface: String, _ member: String, timeout: Duration? = nil, _ build: (BusReply) -> Void = { _ in },
         read: @escaping (BusMessage) throws(BusError) -> T,
         completion: @escaping (Result<T, NetworkManagerError>) -> Void
     ) {
@@ -55,7 +55,7 @@ public final class NetworkManagerClient {
         if blocking {
             do throws(BusError) {
                 deliver(.success(try connection.call(destination: Self.busName, path: path, interface: interface,
-                                                     member: member, timeout: timeout, build)))
+                                                     member: member, timeout: timeout ?? self.timeout, build)))
             } catch {
                 deliver(.failure(error))
             }
@@ -64,7 +64,7 @@ public final class NetworkManagerClient {
         var key: ObjectIdentifier?
         do throws(BusError) {
             let call = try connection.callAsync(destination: Self.busName, path: path, interface: interface, member: member,
-                                                timeout: timeout, build) { [weak self] outcome in
+                                                timeout: timeout ?? self.timeout, build) { [weak self] outcome in
                 if let key { self?.pending[key] = nil }
                 deliver(outcome)
             }
@@ -107,12 +107,15 @@ public final class NetworkManagerClient {
 
     /// `AddAndActivateConnection2(profile, device, "/", {persist: volatile, bind-activation: none})`:
     /// the profile lives in memory only and NetworkManager deletes it when it deactivates.
-    /// Answers (profile path, active connection path).
+    /// Answers (profile path, active connection path). `timeout`: a join gives
+    /// its whole deadline, so that a slow answer is still awaited (and the
+    /// profile it creates undone) rather than given up while NetworkManager
+    /// goes on to create it.
     public func addAndActivate(
-        _ profile: NetworkManagerProfile, device: String,
+        _ profile: NetworkManagerProfile, device: String, timeout: Duration? = nil,
         completion: @escaping (Result<(profile: String, active: String), NetworkManagerError>) -> Void
     ) {
-        call(Self.managerPath, Self.busName, "AddAndActivateConnection2", { message in
+        call(Self.managerPath, Self.busName, "AddAndActivateConnection2", timeout: timeout, { message in
             message.append(profile: profile)
             message.append(objectPath: device).append(objectPath: "/")
             message.container("a", "{sv}") { options in

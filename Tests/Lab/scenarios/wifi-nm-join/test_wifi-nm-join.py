@@ -96,6 +96,8 @@ class NetworkManagerJoinTests(LabTestCase):
     def start_join(self, passphrase, ssid="Lamp-Setup"):
         join = Join(self.lab, self.env, passphrase, ssid)
         self.joins.append(join)
+        # A failed test's join never runs on into the next one.
+        self.addCleanup(join.stop)
         return join
 
     def assert_nothing_left(self):
