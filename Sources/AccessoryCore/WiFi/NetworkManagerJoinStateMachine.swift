@@ -109,7 +109,8 @@ public struct NetworkManagerJoinStateMachine {
         case 10?: .failed(reason: "NetworkManager's wpa_supplicant failed")  // SUPPLICANT_FAILED
         case 4?: .failed(reason: "NetworkManager could not configure the interface")  // CONFIG_FAILED
         case 36?: .failed(reason: "the interface was removed")  // REMOVED
-        case 3?: .failed(reason: "NetworkManager no longer manages the interface")  // NOW_UNMANAGED
+        // NOW_UNMANAGED: NetworkManager stopping (it unmanages its devices first), or told to let go.
+        case 3?: .failed(reason: "NetworkManager stopped managing the interface")
         default: nil
         }
     }

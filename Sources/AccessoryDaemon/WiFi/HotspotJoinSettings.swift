@@ -18,6 +18,10 @@ public struct HotspotJoinSettings: Sendable {
     /// within milliseconds, a loaded board within seconds) before the join
     /// ends with `failed` naming it. Adding the profile waits for the join's whole timeout.
     public var networkManagerRequestTimeout: Duration = .seconds(10)
+    /// The whole join through NetworkManager, from the request to an address:
+    /// a backstop, as NetworkManager bounds association (25 s) and DHCP (45 s)
+    /// itself and then says why; under the client library's 90 s for `JoinHotspot`.
+    public var networkManagerJoinTimeout: Duration = .seconds(75)
     public var policy: HotspotJoinPolicy
     /// How long one request to wpa_supplicant may go unanswered before the
     /// join ends with `failed` naming it (it answers within milliseconds).

@@ -121,8 +121,8 @@ public final class HotspotJoiner {
                 try AgentDirectories.ensure(stateDirectory)
                 try AtomicFile.replace(recordPath, with: record.encoded)
             },
-            timeout: settings.policy.timeout,
-            machine: NetworkManagerJoinStateMachine(interface: interface, timeout: settings.policy.timeout, clock: clock),
+            timeout: settings.networkManagerJoinTimeout,
+            machine: NetworkManagerJoinStateMachine(interface: interface, timeout: settings.networkManagerJoinTimeout, clock: clock),
             logger: logger, completion: completion)
         joins[interface] = join
         join.whenLeft { [weak self] in self?.joins[interface] = nil }

@@ -31,7 +31,7 @@ final class NetworkManagerJoinCleanup {
     private var activations = 0
     static let pollInterval: Duration = .milliseconds(500)
 
-    init(client: NetworkManagerClient, record: NetworkManagerJoinRecord, loop: EventLoop?, uplinkWait: Duration = .seconds(30)) {
+    init(client: NetworkManagerClient, record: NetworkManagerJoinRecord, loop: EventLoop?, uplinkWait: Duration = .seconds(60)) {
         self.client = client
         self.record = record
         self.loop = loop
