@@ -63,7 +63,7 @@ class NetworkManagerFaultTests(LabTestCase):
         # the bus; whichever accessoryd sees first ends the join.
         self.assertIn(line, ["result failed reason=NetworkManager stopped during the join",
                              "result failed reason=NetworkManager stopped managing the interface"], output())
-        self.assertEqual(process.wait(timeout=120), 1, output())
+        self.assertEqual(process.wait(timeout=180), 1, output())
         self.assertIn("left interface=wlan0", output())
         self.assert_nothing_left()
 

@@ -48,7 +48,7 @@ class Join:
             or (None if self.process.poll() is None else f"exited {self.process.returncode}: {self.output()}"),
             timeout=timeout, what=f"'{prefix}' from the join")
 
-    def leave(self, timeout=90):
+    def leave(self, timeout=180):
         if self.process.stdin and not self.process.stdin.closed:
             self.process.stdin.close()
         return self.process.wait(timeout=timeout)
@@ -134,13 +134,13 @@ class NetworkManagerJoinTests(LabTestCase):
     def test_b_wrong_passphrase(self):
         join = self.start_join(b"not the lamp passphrase")
         self.assertEqual(join.line("result "), "result wrong-key", join.output())
-        self.assertEqual(join.process.wait(timeout=90), 1, join.output())
+        self.assertEqual(join.process.wait(timeout=180), 1, join.output())
         self.assert_nothing_left()
 
     def test_c_absent_ssid(self):
         join = self.start_join(b"some passphrase", ssid="Absent-Accessory")
         self.assertEqual(join.line("result "), "result network-not-found", join.output())
-        self.assertEqual(join.process.wait(timeout=90), 1, join.output())
+        self.assertEqual(join.process.wait(timeout=180), 1, join.output())
         self.assert_nothing_left()
 
     def test_d_hotspot_vanishes(self):
@@ -150,7 +150,7 @@ class NetworkManagerJoinTests(LabTestCase):
         hotspot.command("disable")
         try:
             self.assertTrue(join.line("link lost: ").startswith("link lost: "), join.output())
-            self.assertEqual(join.process.wait(timeout=90), 1, join.output())
+            self.assertEqual(join.process.wait(timeout=180), 1, join.output())
             self.assertIn("left interface=wlan0", join.output())
             self.assert_nothing_left()
         finally:

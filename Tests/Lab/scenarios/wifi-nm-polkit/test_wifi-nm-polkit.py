@@ -80,7 +80,7 @@ class PolkitRuleTests(LabTestCase):
             timeout=RESULT_TIMEOUT, what="a join result")
         if line.startswith("result joined"):
             process.stdin.close()
-        status = process.wait(timeout=120)
+        status = process.wait(timeout=180)
         return status, line, output(), env["STATE_DIRECTORY"]
 
     def rule_loads(self):
