@@ -142,10 +142,12 @@ public final class HotspotJoiner {
     /// records under the state directory. A record whose interface's wpa_supplicant
     /// cannot be reached is kept for the next start.
     public func recoverAfterCrash() {
-        guard let names = try? FileSystem.entries(of: settings.stateDirectory, withSuffix: ".record") else { return }
-        for name in names where name.hasPrefix("hotspot-join-") && name.hasSuffix(NetworkManagerJoinRecord.suffix) {
+        // ".nm-record" does not end in ".record": listed on its own.
+        for name in (try? FileSystem.entries(of: settings.stateDirectory, withSuffix: NetworkManagerJoinRecord.suffix)) ?? []
+        where name.hasPrefix("hotspot-join-") {
             recoverNetworkManagerJoin(at: "\(settings.stateDirectory)/\(name)")
         }
+        guard let names = try? FileSystem.entries(of: settings.stateDirectory, withSuffix: ".record") else { return }
         for name in names where name.hasPrefix("hotspot-join-") {
             let path = "\(settings.stateDirectory)/\(name)"
             guard let bytes = try? FileSystem.readFileIfPresent(path, limit: 4096) else { continue }

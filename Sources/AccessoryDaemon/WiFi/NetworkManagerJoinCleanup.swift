@@ -62,6 +62,9 @@ final class NetworkManagerJoinCleanup {
         guard !record.uplinkUUID.isEmpty else { return end(.noUplink) }
         client.device(of: record.interface) { [self] device in
             guard case .success(let device) = device else {
+                if case .failure(.notFound) = device, retryLater({ [weak self] in self?.restoreUplink() }) {
+                    return  // a NetworkManager that just (re)started adds its devices shortly
+                }
                 if case .failure(let error) = device { end(.failed("cannot find \(record.interface) in NetworkManager: \(error)")) }
                 return
             }
@@ -115,17 +118,28 @@ final class NetworkManagerJoinCleanup {
         client.activeConnection(active) { [self] state in
             switch state {
             case .success(let running) where running.state == 2: end(.restored)
-            // It went down again (failed, or something else was activated): look once more.
+            // It went down again (failed, or something else was activated), or NetworkManager
+            // has already disposed of it: look once more.
             case .success(let running) where running.state >= 3: restoreUplink()
+            case .failure(.notFound): restoreUplink()
             default:
-                polls += 1
-                guard Self.pollInterval * polls < uplinkWait else { return end(.failed("the uplink did not come back within \(uplinkWait)")) }
-                pollTimer = try? loop.after(Self.pollInterval) { [weak self] in
-                    self?.pollTimer = nil
-                    self?.waitForActivated(active)
+                guard retryLater({ [weak self] in self?.waitForActivated(active) }) else {
+                    return end(.failed("the uplink did not come back within \(uplinkWait)"))
                 }
             }
         }
+    }
+
+    /// Runs `step` again after `pollInterval`, on the loop, while `uplinkWait` allows; false when it does not.
+    private func retryLater(_ step: @escaping () -> Void) -> Bool {
+        guard !client.blocking, let loop else { return false }
+        polls += 1
+        guard Self.pollInterval * polls < uplinkWait else { return false }
+        pollTimer = try? loop.after(Self.pollInterval) { [weak self] in
+            self?.pollTimer = nil
+            step()
+        }
+        return true
     }
 
     private func end(_ outcome: Outcome) {

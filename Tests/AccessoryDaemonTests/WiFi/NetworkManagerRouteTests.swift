@@ -1,6 +1,7 @@
 import AccessoryCodecs
 import AccessoryCore
 import AccessoryPlatform
+import AccessoryRadios
 import Foundation
 import Glibc
 import Testing
@@ -139,5 +140,53 @@ struct NetworkManagerRouteTests {
         #expect(error?.description == "lo is already joining or joined to a hotspot")
         run(loop) { result != nil && joiner.join(on: "lo") == nil }
         withExtendedLifetime(standIn) {}
+    }
+}
+
+/// The cleanup's uplink step against a stand-in that disposes of the uplink's
+/// first activation (as NetworkManager does when it fails): seen as gone, and
+/// activated once more, rather than waited for until the bound.
+@Suite("NetworkManager join cleanup", .serialized)
+struct NetworkManagerJoinCleanupTests {
+    @Test("an uplink activation NetworkManager disposed of is activated again; then restored")
+    func disposedUplinkActivation() throws {
+        let bus = try PrivateBus()
+        let loop = try EventLoop(pingsWatchdog: false)
+        let standIn = try BusConnection(address: bus.address, loop: loop)
+        try standIn.requestName("org.freedesktop.NetworkManager")
+        let uplink = "5e1f6a2b-3c4d-4e5f-8a9b-0c1d2e3f4a5b"
+        var activations = 0
+        try standIn.serve(path: "/", subtree: true) { call, connection in
+            let reply = connection.reply(to: call)!
+            let notFound = BusError(name: "org.freedesktop.DBus.Error.UnknownObject", message: "gone")
+            switch call.member ?? "" {
+            case "GetConnectionByUuid":
+                let uuid = (try? call.readString()) ?? ""
+                return uuid == uplink ? .reply(reply.append(objectPath: "/org/freedesktop/NetworkManager/Settings/1"))
+                    : .error(BusError(name: "org.freedesktop.NetworkManager.Settings.InvalidConnection", message: "none"))
+            case "GetDeviceByIpIface": return .reply(reply.append(objectPath: "/org/freedesktop/NetworkManager/Devices/1"))
+            case "ActivateConnection":
+                activations += 1
+                return .reply(reply.append(objectPath: "/org/freedesktop/NetworkManager/ActiveConnection/\(activations)"))
+            case "Get":
+                _ = try? call.readString()
+                let property = (try? call.readString()) ?? ""
+                if property == "ActiveConnection" { return .reply(reply.append(variant: .objectPath("/"))) }
+                // The first activation failed and is gone; the second is the uplink, activated.
+                guard call.path == "/org/freedesktop/NetworkManager/ActiveConnection/2" else { return .error(notFound) }
+                return .reply(property == "Uuid" ? reply.append(variant: .string(uplink)) : reply.append(variant: .uint32(2)))
+            default:
+                return .error(notFound)
+            }
+        }
+        let client = NetworkManagerClient(connection: try BusConnection(address: bus.address, loop: loop), timeout: .seconds(5))
+        let record = NetworkManagerJoinRecord(interface: "lo", profileUUID: NetworkManagerJoinRecord.newUUID(), uplinkUUID: uplink)
+        var outcome: NetworkManagerJoinCleanup.Outcome?
+        let cleanup = NetworkManagerJoinCleanup(client: client, record: record, loop: loop, uplinkWait: .seconds(3))
+        cleanup.run { outcome = $0 }
+        for _ in 0..<100 where outcome == nil { _ = loop.runOnce(timeout: .seconds(1)) }
+        #expect(outcome == .restored)
+        #expect(activations == 2)
+        withExtendedLifetime((standIn, client, cleanup)) {}
     }
 }

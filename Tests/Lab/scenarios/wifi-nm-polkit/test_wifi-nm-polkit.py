@@ -39,7 +39,8 @@ class PolkitRuleTests(LabTestCase):
                 handle.write("accessoryd:x:64990:\n")
             with open("/etc/passwd", "a") as handle:
                 handle.write("accessoryd:x:64990:64990:accessoryd:/nonexistent:/usr/sbin/nologin\n")
-        repo = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+        repo = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))))
+        cls.repo = repo
         shutil.copy(os.path.join(repo, "packaging", "polkit", RULE), os.path.join(RULES, RULE))
         with open(os.path.join(RULES, "00-lab-log.rules"), "w") as handle:
             handle.write(LOG_RULE)
@@ -128,5 +129,4 @@ class PolkitRuleTests(LabTestCase):
             self.assertEqual(status, 1, output)
             self.assert_nothing_left(state)
         finally:
-            shutil.copy(os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
-                os.path.abspath(__file__))))), "packaging", "polkit", RULE), os.path.join(RULES, RULE))
+            shutil.copy(os.path.join(self.repo, "packaging", "polkit", RULE), os.path.join(RULES, RULE))
