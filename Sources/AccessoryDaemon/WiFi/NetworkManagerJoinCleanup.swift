@@ -102,6 +102,10 @@ final class NetworkManagerJoinCleanup {
             case .success(let path?):
                 client.activate(path, device: device) { [self] activated in
                     switch activated {
+                    case .failure(.notFound) where retryLater({ [weak self] in self?.restoreUplink() }):
+                        // A NetworkManager that just restarted has not made the device available
+                        // yet: not an activation that went down, so it is not counted as one.
+                        activations -= 1
                     case .failure(let error): end(.failed("cannot activate the uplink again: \(error)"))
                     case .success(let active): waitForActivated(active)
                     }
