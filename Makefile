@@ -17,7 +17,7 @@ BUILD_PACKAGES := pkg-config libsystemd-dev libnl-genl-3-dev libbluetooth-dev dp
 DEB_PACKAGES := debhelper fakeroot lintian
 # The lab: Debian's kernel under QEMU with virtual radios, and the real radio daemons.
 LAB_PACKAGES := qemu-system-x86 linux-image-amd64 kmod busybox-static udhcpc systemd udev \
-                bluez bluez-test-tools hostapd wpasupplicant iw iproute2 dnsmasq tcpdump python3 python3-gi wireless-regdb
+                bluez bluez-test-tools hostapd wpasupplicant iw iproute2 dnsmasq tcpdump python3 python3-gi wireless-regdb network-manager polkitd
 
 .PHONY: all build test unit-test app-links-test app-test-kit lab-test power-cut power-cut-test demo bench deb deb-reproducible lint-deb \
         deps build-deps lab-deps clean fuzz fuzz-smoke fuzz-build

@@ -54,6 +54,8 @@ public enum MessageID: String, CaseIterable, Sendable {
     case hotspotJoinResult = "8af494bf5bf64b65a682f485c608fb14"
     case bluetoothChannelFailed = "a9a65f8559da4a3eadfebdee701cd83f"
     case hotspotJoinEnded = "9b41dba9b64e4ba5b86eb25e4886cb06"
+    /// Which way a hotspot join goes: through NetworkManager or wpa_supplicant.
+    case hotspotJoinRoute = "80685b3e47a147a6a0d12e6a7925be65"
 
     /// The metadata key a log call sets to tag its entry with this class;
     /// the journald handler writes it as the MESSAGE_ID field.

@@ -4,7 +4,8 @@ import AccessoryPlatform
 import AccessoryWire
 
 /// Joining a Wi-Fi accessory's hotspot for its app: accessoryd drives
-/// wpa_supplicant (the app has no privilege to), tells the app the result,
+/// NetworkManager or wpa_supplicant (`HotspotJoiner` chooses; the app has no
+/// privilege to), tells the app the result,
 /// and puts the interface back on its previous network when the app leaves
 /// the hotspot, leaves the bus, or loses the accessory, or when the link to
 /// the hotspot is lost (the app then gets `HotspotLeft`).

@@ -21,8 +21,9 @@ import Logging
 /// undone on every ending: leave, failure, timeout. `leave()` sends the undo
 /// on the loop too; the interface is given back (`whenLeft`) once wpa_supplicant
 /// has answered it. `leaveBlocking()` is for when the loop has stopped.
-public final class HotspotJoin {
+public final class HotspotJoin: ActiveHotspotJoin {
     public let interface: String
+    public var route: HotspotJoinRoute { .wpaSupplicant }
     public let ssid: SSID
     public private(set) var result: HotspotJoinResult?
     public private(set) var hasLeft = false
@@ -391,7 +392,7 @@ public final class HotspotJoin {
 }
 
 extension HotspotJoin {
-    func whenLeft(_ action: @escaping () -> Void) { onLeft = action }
+    public func whenLeft(_ action: @escaping () -> Void) { onLeft = action }
 
     /// `action` learns why, if the link to a joined hotspot is lost: the join
     /// has ended by then and the interface is back on its previous network.

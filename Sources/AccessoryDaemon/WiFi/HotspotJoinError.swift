@@ -5,8 +5,8 @@ import AccessoryRadios
 public enum HotspotJoinError: Error, Hashable, Sendable, CustomStringConvertible {
     /// Not a plain interface name (letters, digits, `.`, `-`, `_`, at most 15).
     case invalidInterfaceName(String)
-    /// NetworkManager manages it and would undo the join.
-    case managedByNetworkManager(interface: String)
+    /// NetworkManager manages it, and cannot be reached to join through it.
+    case networkManager(interface: String, NetworkManagerError)
     /// A join on this interface is already in progress or active.
     case alreadyJoined(interface: String)
     /// wpa_supplicant could not be reached or refused to start the join.
@@ -19,8 +19,7 @@ public enum HotspotJoinError: Error, Hashable, Sendable, CustomStringConvertible
     public var description: String {
         switch self {
         case .invalidInterfaceName(let name): "'\(name)' is not an interface name"
-        case .managedByNetworkManager(let interface):
-            "\(interface) is managed by NetworkManager, which would undo the join; use an interface it does not manage"
+        case .networkManager(let interface, let error): "\(interface): \(error)"
         case .alreadyJoined(let interface): "\(interface) is already joining or joined to a hotspot"
         case .wpaSupplicant(let interface, let error): "\(interface): \(error)"
         case .recordNotWritten(let error): "cannot write the join record: \(error)"

@@ -4,12 +4,16 @@ import AccessoryPlatform
 import AccessoryRadios
 import Logging
 
-/// Joins accessories' hotspots through the interface's wpa_supplicant, and puts
-/// the interface back on its previous network afterwards, or on the next start
-/// after a crash (`recoverAfterCrash`). At most one join per interface.
+/// Joins accessories' hotspots, and puts the interface back on its previous
+/// network afterwards, or on the next start after a crash
+/// (`recoverAfterCrash`). At most one join per interface.
 ///
-/// Steps of a join: refuse an interface NetworkManager manages or whose
-/// wpa_supplicant cannot be reached (both at once, by throwing); then, on the
+/// The route is chosen per join (`HotspotJoinRoute`, said in the journal):
+/// through NetworkManager (`NetworkManagerJoin`) when its run state says it
+/// manages the interface, else through the interface's wpa_supplicant.
+///
+/// Steps of a join through wpa_supplicant: refuse one whose wpa_supplicant
+/// cannot be reached (at once, by throwing); then, on the
 /// event loop, one reply at a time (`HotspotJoin`): snapshot the networks
 /// (LIST_NETWORKS); ADD_NETWORK; write the crash-recovery record; SET_NETWORK
 /// ssid (hex), the credential, scan_ssid; ATTACH; SELECT_NETWORK; then the
@@ -22,7 +26,7 @@ public final class HotspotJoiner {
     private let loop: EventLoop
     private let clock: any MonotonicClock
     private let logger: Logger
-    private var joins: [String: HotspotJoin] = [:] {
+    private var joins: [String: any ActiveHotspotJoin] = [:] {
         didSet {
             for name in Set(joins.keys).symmetricDifference(oldValue.keys) { onHeldChanged(name, joins[name] != nil) }
         }
@@ -40,7 +44,18 @@ public final class HotspotJoiner {
     }
 
     /// The join in progress or active on `interface`, if any.
-    public func join(on interface: String) -> HotspotJoin? { joins[interface] }
+    public func join(on interface: String) -> (any ActiveHotspotJoin)? { joins[interface] }
+
+    /// The system-bus connection the NetworkManager route talks over, made at its first use.
+    private var networkManager: NetworkManagerClient?
+
+    private func networkManagerClient() throws(SystemError) -> NetworkManagerClient {
+        if let networkManager { return networkManager }
+        let connection = try BusConnection(address: settings.networkManagerBusAddress, loop: loop)
+        let client = NetworkManagerClient(connection: connection, timeout: settings.networkManagerRequestTimeout)
+        networkManager = client
+        return client
+    }
 
     /// Starts joining `ssid` on `interface`. Throws before changing anything when the
     /// join cannot start; otherwise `completion` gets the result once, within the
@@ -49,7 +64,7 @@ public final class HotspotJoiner {
     public func join(
         ssid: SSID, credential: WPACredential, interface: String,
         completion: @escaping (HotspotJoinResult) -> Void
-    ) throws(HotspotJoinError) -> HotspotJoin {
+    ) throws(HotspotJoinError) -> any ActiveHotspotJoin {
         guard Self.isPlainInterfaceName(interface) else { throw .invalidInterfaceName(interface) }
         guard joins[interface] == nil else { throw .alreadyJoined(interface: interface) }
         let managed: Bool
@@ -59,7 +74,12 @@ public final class HotspotJoiner {
         } catch {
             throw .system(error)
         }
-        if managed { throw .managedByNetworkManager(interface: interface) }
+        let route = HotspotJoinRoute.choose(networkManagerManages: managed)
+        logger.log(.hotspotJoinRoute, level: .notice, "Hotspot join on \(interface) through \(route)",
+                   metadata: ["wifi.interface": "\(interface)", "wifi.join_route": "\(route)"])
+        if route == .networkManager {
+            return try joinThroughNetworkManager(ssid: ssid, credential: credential, interface: interface, completion: completion)
+        }
 
         let client: WPASupplicantClient
         do {
@@ -88,6 +108,28 @@ public final class HotspotJoiner {
         return join
     }
 
+    private func joinThroughNetworkManager(
+        ssid: SSID, credential: WPACredential, interface: String, completion: @escaping (HotspotJoinResult) -> Void
+    ) throws(HotspotJoinError) -> any ActiveHotspotJoin {
+        let client: NetworkManagerClient
+        do { client = try networkManagerClient() } catch { throw .networkManager(interface: interface, .system("\(error)")) }
+        let stateDirectory = settings.stateDirectory
+        let recordPath = "\(stateDirectory)/\(NetworkManagerJoinRecord.fileName(interface: interface))"
+        let join = NetworkManagerJoin(
+            loop: loop, client: client, interface: interface, ssid: ssid, credential: credential, recordPath: recordPath,
+            writeRecord: { record throws(SystemError) in
+                try AgentDirectories.ensure(stateDirectory)
+                try AtomicFile.replace(recordPath, with: record.encoded)
+            },
+            timeout: settings.networkManagerJoinTimeout,
+            machine: NetworkManagerJoinStateMachine(interface: interface, timeout: settings.networkManagerJoinTimeout, clock: clock),
+            logger: logger, completion: completion)
+        joins[interface] = join
+        join.whenLeft { [weak self] in self?.joins[interface] = nil }
+        join.start()
+        return join
+    }
+
     /// Ends the join on `interface`, if there is one, and restores its previous network.
     public func leave(interface: String) { joins[interface]?.leave() }
 
@@ -100,6 +142,11 @@ public final class HotspotJoiner {
     /// records under the state directory. A record whose interface's wpa_supplicant
     /// cannot be reached is kept for the next start.
     public func recoverAfterCrash() {
+        // ".nm-record" does not end in ".record": listed on its own.
+        for name in (try? FileSystem.entries(of: settings.stateDirectory, withSuffix: NetworkManagerJoinRecord.suffix)) ?? []
+        where name.hasPrefix("hotspot-join-") {
+            recoverNetworkManagerJoin(at: "\(settings.stateDirectory)/\(name)")
+        }
         guard let names = try? FileSystem.entries(of: settings.stateDirectory, withSuffix: ".record") else { return }
         for name in names where name.hasPrefix("hotspot-join-") {
             let path = "\(settings.stateDirectory)/\(name)"
@@ -114,6 +161,36 @@ public final class HotspotJoiner {
                 logger.notice("Restored \(record.interface)'s previous network after an interrupted hotspot join",
                               metadata: ["wifi.interface": "\(record.interface)", "wifi.event": "hotspot-recovered"])
             }
+        }
+    }
+
+    /// A join through NetworkManager a crash interrupted: its profile found by
+    /// uuid and deleted, the uplink activated again. Kept for the next start
+    /// when NetworkManager cannot be asked now.
+    private func recoverNetworkManagerJoin(at path: String) {
+        guard let bytes = try? FileSystem.readFileIfPresent(path, limit: 4096) else { return }
+        guard let record = try? NetworkManagerJoinRecord(decoding: bytes) else {
+            logger.warning("Ignoring an unreadable hotspot join record \(path)")
+            try? AtomicFile.setAside(path, as: path + ".unreadable")
+            return
+        }
+        let client: NetworkManagerClient
+        do { client = try networkManagerClient() } catch {
+            logger.warning("Cannot reach NetworkManager to undo an interrupted hotspot join on \(record.interface) yet: \(error)")
+            return
+        }
+        client.blocking = true
+        defer { client.blocking = false }
+        NetworkManagerJoinCleanup(client: client, record: record, loop: nil).run { [logger] outcome in
+            if case .failed(let reason) = outcome {
+                logger.warning("Cannot undo an interrupted hotspot join on \(record.interface) yet: \(reason)",
+                               metadata: ["wifi.interface": "\(record.interface)", "wifi.event": "hotspot-recovery-failed"])
+                return
+            }
+            try? AgentDirectories.remove(path)
+            let uplink = outcome == .restored ? "is active again" : "was not there to restore"
+            logger.notice("Removed the hotspot profile \(record.profileUUID) an interrupted join left in NetworkManager; \(record.interface)'s uplink \(uplink)",
+                          metadata: ["wifi.interface": "\(record.interface)", "wifi.event": "hotspot-recovered"])
         }
     }
 

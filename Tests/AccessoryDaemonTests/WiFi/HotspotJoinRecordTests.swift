@@ -81,25 +81,6 @@ struct HotspotJoinRecordTests {
 
 @Suite("Hotspot joiner refusals")
 struct HotspotJoinerRefusalTests {
-    @Test("an interface NetworkManager manages is refused, by name, before wpa_supplicant is asked")
-    func networkManager() throws {
-        let scratch = try ScratchDirectory("join")
-        let base = scratch.path
-        let devices = "\(base)/devices"
-        try FileManager.default.createDirectory(atPath: devices, withIntermediateDirectories: true)
-        try "[device]\nmanaged=true\n".write(toFile: "\(devices)/\(if_nametoindex("lo"))", atomically: true, encoding: .utf8)
-        let settings = HotspotJoinSettings(
-            controlDirectory: "\(base)/no-wpa", runtimeDirectory: "\(base)/run", stateDirectory: "\(base)/state",
-            networkManagerDirectory: devices)
-        let joiner = HotspotJoiner(loop: try EventLoop(), settings: settings)
-        let error = #expect(throws: HotspotJoinError.self) {
-            try joiner.join(ssid: SSID("Lamp")!, credential: .open, interface: "lo") { _ in }
-        }
-        #expect(error == .managedByNetworkManager(interface: "lo"))
-        #expect(error?.description.contains("lo is managed by NetworkManager") == true)
-        #expect(!FileManager.default.fileExists(atPath: "\(base)/state"), "nothing was recorded")
-    }
-
     @Test("no wpa_supplicant on the interface: refused, nothing recorded")
     func noSupplicant() throws {
         let scratch = try ScratchDirectory("join")
