@@ -633,7 +633,11 @@ def check_bluetoothctl(state):
     listing = sh(["bluetoothctl", "list"], timeout=30).stdout
     missing = [address for address in (state["gateway_address"], state["sensor_address"]) if address not in listing]
     assert not missing, f"bluetoothctl list lacks {missing}: {' / '.join(listing.strip().splitlines())}"
-    output = bluetoothctl_session([f"select {state['gateway_address']}", "scan on"], 25, ["scan off"])
+    # The emulated controller reports an advertiser when its advertising is (re)enabled, not at
+    # every interval (a real sensor repeats itself): the sensor's advertising is toggled
+    # while bluetoothctl scans, as the lab does.
+    output = bluetoothctl_session([f"select {state['gateway_address']}", "scan on"], 25, ["scan off"],
+                                  during=lambda: readvertise(1))
     # hci1 is a controller of this host too, and bluetoothd drops the device object the app's
     # connection left ([DEL]): only a device seen ([NEW], or its RSSI) is the scan's finding.
     found = [line for line in output.splitlines() if f"Device {state['sensor_address']}" in line
@@ -644,9 +648,20 @@ def check_bluetoothctl(state):
     return f"bluetooth.service active; bluetoothctl lists both controllers; its scan on hci0 found the sensor: {shown}"
 
 
-def bluetoothctl_session(commands, seconds, closing):
-    """bluetoothctl as a person types into it: the commands, `seconds` of its output, then
-    the closing commands and quit. Returns what it printed."""
+def readvertise(index):
+    """LE Set Advertising Enable off, then on, on controller `index` (the sensor's own): what
+    makes the emulated controller report the advertiser to the scanners again."""
+    opcode = (0x08 << 10) | 0x000A
+    with socket.socket(socket.AF_BLUETOOTH, socket.SOCK_RAW, socket.BTPROTO_HCI) as hci:
+        hci.bind((index,))
+        for enable in (0, 1):
+            hci.send(struct.pack("<BHBB", 1, opcode, 1, enable))
+            time.sleep(0.2)  # pacing between the two commands, not asserted
+
+
+def bluetoothctl_session(commands, seconds, closing, during=None):
+    """bluetoothctl as a person types into it: the commands, `seconds` of its output (calling
+    `during` every 2 s meanwhile), then the closing commands and quit. Returns what it printed."""
     path = os.path.join(LOGS, "bluetoothctl.log")
     with open(path, "ab") as output:
         process = subprocess.Popen(["bluetoothctl"], stdin=subprocess.PIPE, stdout=output, stderr=subprocess.STDOUT,
@@ -656,7 +671,15 @@ def bluetoothctl_session(commands, seconds, closing):
             process.stdin.write(command + "\n")
             process.stdin.flush()
             time.sleep(1)
-        time.sleep(seconds)
+        end = time.monotonic() + seconds
+        while time.monotonic() < end:
+            if during:
+                try:
+                    during()
+                except OSError as error:
+                    with open(os.path.join(LOGS, "commands.log"), "a") as handle:
+                        handle.write(f"during bluetoothctl: {error}\n")
+            time.sleep(2)
         for command in closing + ["quit"]:
             try:
                 process.stdin.write(command + "\n")
