@@ -46,9 +46,13 @@ final class CallerDirectory {
             return
         }
         waiting[sender] = [then]
-        connection.callAsync(destination: busDaemon, path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
-                             member: "GetConnectionCredentials", timeout: timeout, { _ = $0.append(sender) }) { [weak self] result in
-            self?.answered(sender, result)
+        do throws(BusError) {
+            try connection.callAsync(destination: busDaemon, path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
+                                     member: "GetConnectionCredentials", timeout: timeout, { _ = $0.append(sender) }) { [weak self] result in
+                self?.answered(sender, result)
+            }
+        } catch {
+            answered(sender, .failure(error))
         }
     }
 
