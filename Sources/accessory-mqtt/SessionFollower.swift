@@ -4,9 +4,10 @@ import AccessorySetup
 
 /// Keeps a session with accessoryd and hands what it says to the loop: the
 /// accessories approved for this app at activation, then their changes,
-/// presence and advertisements. When accessoryd goes away (a restart) the
-/// session ends; a new one is opened, with backoff, and its activation
-/// re-reads the accessories.
+/// presence and advertisements. A restart of accessoryd is ridden through by
+/// the client library (one `serviceRestarted` event, after which the
+/// accessories are read again); should the session end all the same, a new
+/// one is opened, with backoff, and its activation re-reads the accessories.
 struct SessionFollower: Sendable {
     let busAddress: String?
     let inbox: Inbox
@@ -44,6 +45,9 @@ struct SessionFollower: Sendable {
                         if let accessory = event.accessory { inbox.post(.bridge(.accessoryUpdated(Self.bridged(accessory)))) }
                     case .accessoryRemoved:
                         if let accessory = event.accessory { inbox.post(.bridge(.accessoryRemoved(accessory.id))) }
+                    case .serviceRestarted:
+                        inbox.post(.session("accessoryd restarted; the session is active again"))
+                        inbox.post(.bridge(.activated(session.accessories.map(Self.bridged))))
                     default: break
                     }
                 }

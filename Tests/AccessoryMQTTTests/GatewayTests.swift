@@ -49,9 +49,9 @@ struct GatewayTests {
         #expect(after["accessory-mqtt/hall/status"] == "online")
     }
 
-    /// accessoryd restarting ends the bridge's session: it opens a new one,
-    /// re-reads its accessories, and keeps publishing them; the broker never
-    /// sees it go offline.
+    /// accessoryd restarting: the client library activates the bridge's
+    /// session again (serviceRestarted), the bridge re-reads its accessories
+    /// and keeps publishing them; the broker never sees it go offline.
     @Test func accessorydRestartingIsFollowedByANewSession() throws {
         let gateway = try ReplayedGateway()
         let id = try gateway.approveTheSensor()
@@ -60,7 +60,7 @@ struct GatewayTests {
         #expect(bridge.waitForLog("accessoryd: 1 accessory approved for this bridge"), "\(bridge.log)")
 
         try gateway.restartAccessoryd()
-        #expect(bridge.waitForLog("the session with accessoryd ended; opening a new one"), "\(bridge.log)")
+        #expect(bridge.waitForLog("accessoryd restarted; the session is active again"), "\(bridge.log)")
         #expect(bridge.waitForLog("accessoryd: 1 accessory approved for this bridge", times: 2), "\(bridge.log)")
         let retained = try broker.retained { $0[Self.presence("hall", id)] != nil }
         #expect(retained[Self.tracker("hall", id)] != nil)
