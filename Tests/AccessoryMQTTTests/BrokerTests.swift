@@ -28,7 +28,10 @@ struct BrokerTests {
     @Test func birthOnConnectAndTheLastWillWhenKilled() throws {
         let broker = try MosquittoBroker()
         let bridge = try BridgeProcess(configuration: Self.configuration(port: broker.port), busAddress: nil)
-        let online = try broker.retained { $0["accessory-mqtt/hall/status"] == "online" }
+        // Two retained messages, published one after the other: wait for both.
+        let online = try broker.retained {
+            $0["accessory-mqtt/hall/status"] == "online" && $0["homeassistant/binary_sensor/accessory-mqtt_hall/gateway/config"] != nil
+        }
         #expect(online["accessory-mqtt/hall/status"] == "online", "\(bridge.log)")
         #expect(online["homeassistant/binary_sensor/accessory-mqtt_hall/gateway/config"]?.contains(#""device_class":"connectivity""#) == true)
 

@@ -62,7 +62,7 @@ struct GatewayTests {
         try gateway.restartAccessoryd()
         #expect(bridge.waitForLog("accessoryd restarted; the session is active again"), "\(bridge.log)")
         #expect(bridge.waitForLog("accessoryd: 1 accessory approved for this bridge", times: 2), "\(bridge.log)")
-        let retained = try broker.retained { $0[Self.presence("hall", id)] != nil }
+        let retained = try broker.retained { $0[Self.presence("hall", id)] != nil && $0[Self.tracker("hall", id)] != nil }
         #expect(retained[Self.tracker("hall", id)] != nil)
         #expect(retained["accessory-mqtt/hall/status"] == "online")
         #expect(bridge.isRunning)
@@ -80,7 +80,9 @@ struct GatewayTests {
         // Heard all along: the candidate is still offered.
         #expect(try gateway.run("\"$ACCESSORYCTL\" requests").output.contains("Lab Sensor"))
 
-        let retained = try broker.retained { $0["accessory-mqtt/hall/status"] == "online" }
+        let retained = try broker.retained {
+            $0["accessory-mqtt/hall/status"] == "online" && $0["homeassistant/binary_sensor/accessory-mqtt_hall/gateway/config"] != nil
+        }
         #expect(Set(retained.keys) == ["accessory-mqtt/hall/status", "homeassistant/binary_sensor/accessory-mqtt_hall/gateway/config"],
                 "\(retained)")
         for (topic, payload) in retained {
