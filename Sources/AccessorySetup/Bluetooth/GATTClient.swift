@@ -9,10 +9,19 @@ import AccessoryPlatform
 /// an app with more to do speaks ATT over `BluetoothChannel.fileDescriptor` itself.
 public struct GATTClient: Sendable {
     let bearer: ATTBearer
+    /// The channel whose socket the bearer speaks over, held as long as the
+    /// client is: releasing it closes the socket.
+    private let channel: BluetoothChannel?
 
-    public init(_ channel: BluetoothChannel) { bearer = ATTBearer(fd: channel.fileDescriptor) }
+    public init(_ channel: BluetoothChannel) {
+        bearer = ATTBearer(fd: channel.fileDescriptor)
+        self.channel = channel
+    }
 
-    public init(fileDescriptor: Int32) { bearer = ATTBearer(fd: fileDescriptor) }
+    public init(fileDescriptor: Int32) {
+        bearer = ATTBearer(fd: fileDescriptor)
+        channel = nil
+    }
 
     public enum Failure: Error, CustomStringConvertible {
         case bearer(ATTBearer.Failure)
