@@ -4,12 +4,16 @@ import Synchronization
 /// Reads the session's events for `serviceRestarted`, so that a read that
 /// failed can wait for accessoryd to be back, for a bounded time: a channel
 /// closed by anything else (the accessory gone out of range) is followed by
-/// no such event, and the read has failed then. The events stream is never
-/// abandoned mid-wait (cancelling its reader would end it for good).
+/// no such event, and the read has failed then; an accessory removed from the
+/// app (`accessoryRemoved`) ends the wait at once, as no restart brings it
+/// back. The events stream is never abandoned mid-wait (cancelling its reader
+/// would end it for good).
 final class RestartWatch: Sendable {
     private struct State {
         var restarts = 0
         var ended = false
+        /// An accessory was taken from the app: a closed channel is final.
+        var removed = false
         var waiter: (seen: Int, continuation: CheckedContinuation<Bool, Never>)?
     }
 
@@ -17,9 +21,15 @@ final class RestartWatch: Sendable {
 
     init(_ session: AccessorySession) {
         Task { [self] in
-            for await event in session.events where event.eventType == .serviceRestarted {
-                say("event: \(event)")
-                settle { $0.restarts += 1 }
+            for await event in session.events {
+                switch event.eventType {
+                case .serviceRestarted:
+                    say("event: \(event)")
+                    settle { $0.restarts += 1 }
+                case .accessoryRemoved:
+                    settle { $0.removed = true }
+                default: break
+                }
             }
             settle { $0.ended = true }
         }
@@ -39,7 +49,7 @@ final class RestartWatch: Sendable {
         return await withCheckedContinuation { continuation in
             let now: Bool? = state.withLock { state in
                 if state.restarts > seen { return true }
-                if state.ended { return false }
+                if state.ended || state.removed { return false }
                 state.waiter = (seen, continuation)
                 return nil
             }
@@ -52,7 +62,7 @@ final class RestartWatch: Sendable {
         let resume: (CheckedContinuation<Bool, Never>, Bool)? = state.withLock { state in
             change(&state)
             guard let waiter = state.waiter else { return nil }
-            if state.restarts > waiter.seen || state.ended {
+            if state.restarts > waiter.seen || state.ended || state.removed {
                 state.waiter = nil
                 return (waiter.continuation, state.restarts > waiter.seen)
             }
