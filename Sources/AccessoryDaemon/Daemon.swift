@@ -61,7 +61,8 @@ public final class Daemon {
     private let appLoader: AppCatalogLoader
     /// The apps that may ask for accessories, from their manifests.
     public private(set) var apps = AppManifestCatalog()
-    /// Everything heard goes through here.
+    /// Everything heard goes through here. On the loop's clock (made before
+    /// the loop is): the one place outside the loop that names it.
     public let discovery = DiscoveryPipeline(clock: SystemMonotonicClock())
     /// `--monitor`: print every sighting, and keep the radios listening for it.
     public var monitor: MonitorOutput?
@@ -147,7 +148,7 @@ public final class Daemon {
             }
 
             loadGrants()
-            let authorization = AuthorizationCenter(store: grants, pipeline: discovery, logger: logger, loop: loop)
+            let authorization = AuthorizationCenter(store: grants, pipeline: discovery, logger: logger, scheduler: loop)
             authorization.demandChanged = { [unowned self] demand in
                 appDemand = demand
                 updateWiFiDemand()
@@ -239,7 +240,7 @@ public final class Daemon {
     private func statusMayHaveChanged() {
         guard !statusUpdatePending, let loop else { return }
         statusUpdatePending = true
-        _ = try? loop.after(.zero) { [unowned self] in
+        loop.at(loop.now) { [unowned self] in
             statusUpdatePending = false
             guard !stopping else { return }
             let text = readyStatus
@@ -339,11 +340,11 @@ public final class Daemon {
             loop.cancel(current.token)
         }
         // The pipeline reads SystemMonotonicClock, the loop's clock: the deadline arms as it is.
-        guard let token = try? loop.at(deadline, { [unowned self] in
+        let token = loop.at(deadline) { [unowned self] in
             presenceTimer = nil
             discovery.expire()
             armPresenceTimer()
-        }) else { return }
+        }
         presenceTimer = (token, deadline)
     }
 

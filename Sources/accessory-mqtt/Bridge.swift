@@ -15,7 +15,8 @@ final class Bridge {
     private var core: BridgeCore
     private let client: MosquittoClient
     private let inbox: Inbox
-    private let clock = SystemMonotonicClock()
+    /// Where the bridge reads the time and arms its timers: its own loop.
+    private var scheduler: any Scheduler { loop }
     private var tickTimer: TimerToken?
     private var miscTimer: TimerToken?
     private var reconnectDelay: Duration = .seconds(1)
@@ -82,7 +83,7 @@ final class Bridge {
     private func disconnected(_ rc: Int32) {
         let wasConnected = core.isConnected
         apply(.brokerDisconnected)
-        if let miscTimer { loop.cancel(miscTimer) }
+        if let miscTimer { scheduler.cancel(miscTimer) }
         miscTimer = nil
         guard !stopping else { return }
         let reason = rc == 0 ? "disconnected" : MosquittoClient.describe(rc)
@@ -94,14 +95,14 @@ final class Bridge {
     private func scheduleReconnect() {
         let delay = reconnectDelay
         reconnectDelay = min(reconnectDelay * 2, .seconds(60))
-        _ = try? loop.after(delay) { [unowned self] in startConnecting() }
+        scheduler.at(scheduler.now.advanced(by: delay)) { [unowned self] in startConnecting() }
     }
 
     /// libmosquitto's keep-alive: a ping when the connection is idle, a timeout when the broker is silent.
     private func armMisc() {
-        if let miscTimer { loop.cancel(miscTimer) }
+        if let miscTimer { scheduler.cancel(miscTimer) }
         let period = max(.seconds(1), configuration.keepAlive / 4)
-        miscTimer = try? loop.after(period) { [unowned self] in
+        miscTimer = scheduler.at(scheduler.now.advanced(by: period)) { [unowned self] in
             miscTimer = nil
             client.misc()
             armMisc()
@@ -122,12 +123,12 @@ final class Bridge {
     }
 
     private func apply(_ input: BridgeCore.Input) {
-        let publications = core.handle(input, now: clock.now)
+        let publications = core.handle(input, now: scheduler.now)
         for publication in publications { client.publish(publication) }
-        if let tickTimer { loop.cancel(tickTimer) }
+        if let tickTimer { scheduler.cancel(tickTimer) }
         tickTimer = nil
         if let deadline = core.nextDeadline {
-            tickTimer = try? loop.at(deadline) { [unowned self] in
+            tickTimer = scheduler.at(deadline) { [unowned self] in
                 tickTimer = nil
                 apply(.tick)
             }

@@ -8,8 +8,8 @@ import Testing
         let loop = try EventLoop()
         var fired = 0
         var cancelled = 0
-        try loop.after(.milliseconds(1)) { fired += 1 }
-        let token = try loop.after(.milliseconds(1)) { cancelled += 1 }
+        loop.at(loop.now.advanced(by: .milliseconds(1))) { fired += 1 }
+        let token = loop.at(loop.now.advanced(by: .milliseconds(1))) { cancelled += 1 }
         loop.cancel(token)
         for _ in 0..<20 where fired == 0 { _ = loop.runOnce(timeout: .milliseconds(100)) }
         _ = loop.runOnce(timeout: .milliseconds(5))
@@ -74,7 +74,7 @@ import Testing
 
     @Test func exitEndsRunWithTheCode() throws {
         let loop = try EventLoop()
-        try loop.after(.milliseconds(1)) { loop.exit(code: 3) }
+        loop.at(loop.now.advanced(by: .milliseconds(1))) { loop.exit(code: 3) }
         #expect(try loop.run() == 3)
     }
 }

@@ -27,10 +27,10 @@ import Testing
         let start = clock.now
         var tokens: [TimerToken] = []
         for minutes in (1...100).reversed() {
-            tokens.append(try loop.at(start.advanced(by: .seconds(60 * minutes))) {})
-            tokens.append(try loop.after(.seconds(86_400 + minutes)) {})
+            tokens.append(loop.at(start.advanced(by: .seconds(60 * minutes))) {})
+            tokens.append(loop.at(loop.now.advanced(by: .seconds(86_400 + minutes))) {})
         }
-        let soonest = try loop.at(start.advanced(by: .seconds(30))) {}
+        let soonest = loop.at(start.advanced(by: .seconds(30))) {}
         #expect(loop.pendingTimers == 201)
         #expect(loop.timerClock == CLOCK_BOOTTIME, "still the one source")
         #expect(loop.timerArmedAt == start.advanced(by: .seconds(30)).bootTimeMicrosecondsRoundedUp)
@@ -65,9 +65,9 @@ import Testing
     @Test func aFarDeadlineArmsWithoutOverflow() throws {
         let loop = try EventLoop(pingsWatchdog: false)
         // A Duration holds at most Int64.max nanoseconds: about 292 years on.
-        let centuries = try loop.after(.seconds(Int64.max)) {}
+        let centuries = loop.at(loop.now.advanced(by: .seconds(Int64.max))) {}
         #expect(try #require(loop.timerArmedAt) >= UInt64(Int64.max) / 1_000, "no wrap to a near time")
-        try loop.at(MonotonicInstant(nanoseconds: .max)) {}
+        loop.at(MonotonicInstant(nanoseconds: .max)) {}
         #expect(loop.pendingTimers == 2)
         loop.cancel(centuries)
         #expect(loop.timerArmedAt == UInt64.max / 1_000 + 1, "the clock's end, still armed")
@@ -77,10 +77,10 @@ import Testing
         let loop = try EventLoop(pingsWatchdog: false)
         var ran: [String] = []
         // Inserted out of order; the board "slept" through the first three.
-        try loop.at(ago(.seconds(10))) { ran.append("sweep") }
-        try loop.at(ago(.seconds(30))) { ran.append("presence") }
-        try loop.after(.seconds(3_600)) { ran.append("an hour on") }
-        try loop.at(ago(.seconds(20))) { ran.append("approval") }
+        loop.at(ago(.seconds(10))) { ran.append("sweep") }
+        loop.at(ago(.seconds(30))) { ran.append("presence") }
+        loop.at(loop.now.advanced(by: .seconds(3_600))) { ran.append("an hour on") }
+        loop.at(ago(.seconds(20))) { ran.append("approval") }
         #expect(ran.isEmpty, "nothing runs from inside after/at")
 
         #expect(loop.runOnce(timeout: .seconds(5)))
@@ -97,10 +97,10 @@ import Testing
         let loop = try EventLoop(pingsWatchdog: false)
         let start = clock.now
         var ran: [Int] = []
-        try loop.at(start.advanced(by: .milliseconds(3))) { ran.append(3) }
-        try loop.at(start.advanced(by: .milliseconds(1))) { ran.append(1) }
-        try loop.at(start.advanced(by: .milliseconds(2))) { ran.append(2) }
-        try loop.at(start.advanced(by: .milliseconds(2))) { ran.append(22) }
+        loop.at(start.advanced(by: .milliseconds(3))) { ran.append(3) }
+        loop.at(start.advanced(by: .milliseconds(1))) { ran.append(1) }
+        loop.at(start.advanced(by: .milliseconds(2))) { ran.append(2) }
+        loop.at(start.advanced(by: .milliseconds(2))) { ran.append(22) }
         run(loop, until: { ran.count == 4 })
         #expect(ran == [1, 2, 22, 3])
         #expect(loop.timerArmedAt == nil)
@@ -110,12 +110,12 @@ import Testing
         let loop = try EventLoop(pingsWatchdog: false)
         var ran: [String] = []
         var victim: TimerToken?
-        try loop.at(ago(.seconds(2))) {
+        loop.at(ago(.seconds(2))) {
             ran.append("first")
             if let victim { loop.cancel(victim) }
         }
-        victim = try loop.at(ago(.seconds(1))) { ran.append("cancelled") }
-        let kept = try loop.after(.zero) { ran.append("kept") }
+        victim = loop.at(ago(.seconds(1))) { ran.append("cancelled") }
+        let kept = loop.at(loop.now) { ran.append("kept") }
         run(loop, until: { loop.pendingTimers == 0 })
         #expect(ran == ["first", "kept"])
         loop.cancel(kept)
@@ -125,10 +125,10 @@ import Testing
     @Test func aHandlerSchedulingAnotherRunsItOnALaterIteration() throws {
         let loop = try EventLoop(pingsWatchdog: false)
         var ran: [String] = []
-        try loop.at(ago(.seconds(1))) {
+        loop.at(ago(.seconds(1))) {
             ran.append("first")
-            try? loop.after(.zero) { ran.append("second") }
-            try? loop.at(.zero) { ran.append("long overdue") }
+            loop.at(loop.now) { ran.append("second") }
+            loop.at(.zero) { ran.append("long overdue") }
         }
         #expect(loop.runOnce(timeout: .seconds(5)))
         #expect(ran == ["first"], "what a handler schedules waits for the next iteration, even when due")
@@ -148,9 +148,9 @@ import Testing
         var token: TimerToken?
         func tick() {
             ticks += 1
-            token = try? loop.after(.zero, tick)
+            token = loop.at(loop.now, tick)
         }
-        token = try loop.after(.zero, tick)
+        token = loop.at(loop.now, tick)
         run(loop, until: { ticks >= 3 })
         #expect(ticks >= 3, "re-armed from itself, it runs again on later iterations")
         let watch = try loop.watch(fd: fds[0]) { _ in served = true }

@@ -10,7 +10,7 @@ struct EventLoopWakeupTests {
         let wakeup = try EventLoopWakeup()
         try loop.watch(wakeup) { loop.exit(code: 5) }
         // A bound, so a wake-up that never arrives fails rather than hangs.
-        try loop.after(.seconds(30)) { loop.exit(code: -1) }
+        loop.at(loop.now.advanced(by: .seconds(30))) { loop.exit(code: -1) }
 
         try DetachedThread.start { wakeup.wake() }
 

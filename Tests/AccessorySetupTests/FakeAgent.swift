@@ -170,7 +170,7 @@ final class FakeAgent: Sendable {
     ) throws(BusError) -> BusConnection.MethodOutcome {
         // Signals go out after the reply, from the next turn of the loop, as the agent's do.
         func later(_ signals: [(String, (BusReply) -> Void)]) {
-            _ = try? context.loop.after(.zero) {
+            _ = context.loop.at(context.loop.now) {
                 for (name, build) in signals {
                     try? context.connection?.emitSignal(
                         path: Self.sessionPath, interface: "org.accessoryagent.Session1", member: name,

@@ -45,8 +45,8 @@ final class RealAccessoryd {
                     connection: connection, logger: Logger(label: "accessoryd") { _ in SwiftLogNoOpLogHandler() },
                     apps: { [catalog] in catalog }, manifestDirectories: directory,
                     center: AuthorizationCenter(
-                        store: GrantStore(directory: directory), pipeline: DiscoveryPipeline(clock: ManualClock()),
-                        logger: Logger(label: "accessoryd") { _ in SwiftLogNoOpLogHandler() }, loop: context.loop),
+                        store: GrantStore(directory: directory), pipeline: DiscoveryPipeline(clock: context.loop),
+                        logger: Logger(label: "accessoryd") { _ in SwiftLogNoOpLogHandler() }, scheduler: context.loop),
                     loop: context.loop)
             } catch {
                 throw AccessorySetupError(.unknown, reason: .message("accessoryd: \(error)"))

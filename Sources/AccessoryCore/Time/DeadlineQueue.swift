@@ -15,9 +15,7 @@
 /// a loop holds tens of deadlines, not thousands.
 public struct DeadlineQueue<Payload> {
     /// Names one inserted entry, for `cancel`; never reused by its queue.
-    public struct Token: Hashable, Sendable {
-        fileprivate let sequence: UInt64
-    }
+    public typealias Token = TimerToken
 
     public struct Entry {
         public let token: Token
@@ -99,6 +97,12 @@ public struct DeadlineQueue<Payload> {
         }
         return low
     }
+}
+
+/// Names one armed deadline, for `cancel`: what a `DeadlineQueue`, and so a
+/// `Scheduler`, hands out. Never reused by the queue that made it.
+public struct TimerToken: Hashable, Sendable {
+    fileprivate let sequence: UInt64
 }
 
 extension DeadlineQueue.Entry: Sendable where Payload: Sendable {}

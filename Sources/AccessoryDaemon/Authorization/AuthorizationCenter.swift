@@ -12,7 +12,7 @@ public final class AuthorizationCenter {
     public let store: GrantStore
     let pipeline: DiscoveryPipeline
     private let logger: Logger
-    private weak var loop: EventLoop?
+    private weak var scheduler: (any Scheduler)?
     private var timer: (token: TimerToken, due: MonotonicInstant)?
     public internal(set) var core: AuthorizationCore
     /// Where notices go: the D-Bus service, once it serves.
@@ -21,12 +21,12 @@ public final class AuthorizationCenter {
     public var demandChanged: (AuthorizationDemand) -> Void = { _ in }
     private var lastDemand: AuthorizationDemand
 
-    /// `loop` nil: no deadline timer (the caller calls `deadlineReached`).
-    public init(store: GrantStore, pipeline: DiscoveryPipeline, logger: Logger, loop: EventLoop?) {
+    /// `scheduler` nil: no deadline timer (the caller calls `deadlineReached`).
+    public init(store: GrantStore, pipeline: DiscoveryPipeline, logger: Logger, scheduler: (any Scheduler)?) {
         self.store = store
         self.pipeline = pipeline
         self.logger = logger
-        self.loop = loop
+        self.scheduler = scheduler
         var random = SystemRandomNumberGenerator()
         core = AuthorizationCore(grants: store.grants, idSeed: random.next())
         lastDemand = core.demand
@@ -110,19 +110,19 @@ public final class AuthorizationCenter {
         }
     }
 
-    /// Arms the loop's timer for the core's next deadline. A timer due
+    /// Arms the scheduler's timer for the core's next deadline. A timer due
     /// before it stays: it fires early, finds nothing due, and re-arms.
     func reschedule() {
-        guard let loop, let deadline = core.nextDeadline(registry: pipeline.registry) else { return }
+        guard let scheduler, let deadline = core.nextDeadline(registry: pipeline.registry) else { return }
         if let armed = timer {
             guard deadline < armed.due else { return }
-            loop.cancel(armed.token)
+            scheduler.cancel(armed.token)
         }
-        let delay = max(.zero, deadline.duration(since: pipeline.now))
-        guard let token = try? loop.after(delay, { [weak self] in
+        // The pipeline reads the same clock: the core's deadline arms as it is.
+        let token = scheduler.at(deadline) { [weak self] in
             self?.timer = nil
             self?.deadlineReached()
-        }) else { timer = nil; return }
+        }
         timer = (token, deadline)
     }
 

@@ -13,7 +13,8 @@ final class BluetoothControllerAdapter {
     private var machine: ScanStateMachine
     private let loop: EventLoop
     private let ingest: AdvertisingReportIngest
-    private let clock: any MonotonicClock
+    /// Where the time is read and the command, retry and watchdog timers armed.
+    private let scheduler: any Scheduler
     private var logger: Logger
     private var watchToken: WatchToken?
     /// The packet being handled, without its H4 type octet; its storage is kept from packet to packet.
@@ -35,7 +36,7 @@ final class BluetoothControllerAdapter {
 
     init(
         index: UInt16, exclusive: Bool, scanType: BluetoothSettings.ScanType, watchdog: Duration?,
-        loop: EventLoop, ingest: AdvertisingReportIngest, clock: any MonotonicClock, logger: Logger,
+        loop: EventLoop, ingest: AdvertisingReportIngest, scheduler: any Scheduler, logger: Logger,
         onFailure: @escaping (BluetoothControllerAdapter, SystemError) -> Void
     ) throws(SystemError) {
         if exclusive {
@@ -51,7 +52,7 @@ final class BluetoothControllerAdapter {
         self.index = index
         self.loop = loop
         self.ingest = ingest
-        self.clock = clock
+        self.scheduler = scheduler
         self.logger = logger
         self.logger[metadataKey: "bluetooth.controller"] = "hci\(index)"
         self.onFailure = onFailure
@@ -63,7 +64,7 @@ final class BluetoothControllerAdapter {
 
     func start() throws(SystemError) {
         watchToken = try loop.watch(fd: socket.fd) { [unowned self] _ in readAvailable() }
-        perform(machine.start(now: clock.now))
+        perform(machine.start(now: scheduler.now))
         scheduleTick()
     }
 
@@ -103,7 +104,7 @@ final class BluetoothControllerAdapter {
     private func handle(_ type: UInt8) {
         switch type {
         case HCISocket.eventPacketType:
-            let now = clock.now
+            let now = scheduler.now
             guard let event = ingest.ingest(event: packet, controller: index) else { return }
             perform(machine.received(event, now: now))
         case HCISocket.commandPacketType:
@@ -117,8 +118,8 @@ final class BluetoothControllerAdapter {
     /// For the exit path only: reads until `opcode` is answered or time is up
     /// (advertising reports may keep arriving until the controller has obeyed).
     private func awaitAnswer(to opcode: HCIOpcode, timeout: Duration) {
-        let deadline = clock.now.advanced(by: timeout)
-        while clock.now < deadline, socket.waitReadable(timeout: deadline.duration(since: clock.now)) {
+        let deadline = scheduler.now.advanced(by: timeout)
+        while scheduler.now < deadline, socket.waitReadable(timeout: deadline.duration(since: scheduler.now)) {
             guard let packet = try? socket.receive() else { return }
             guard packet.first == HCISocket.eventPacketType, let event = try? HCIEvent.decode(packet.dropFirst()) else {
                 continue
@@ -153,10 +154,10 @@ final class BluetoothControllerAdapter {
             case .send(let command):
                 send(command)
             case .scheduleRetry(let delay):
-                if let retryTimer { loop.cancel(retryTimer) }
-                retryTimer = try? loop.after(delay) { [unowned self] in
+                if let retryTimer { scheduler.cancel(retryTimer) }
+                retryTimer = scheduler.at(scheduler.now.advanced(by: delay)) { [unowned self] in
                     retryTimer = nil
-                    perform(machine.retryDue(now: clock.now))
+                    perform(machine.retryDue(now: scheduler.now))
                 }
             case .scanStarted(let procedure, let type, let notable):
                 // Repeats (taking the scan back after each of bluetoothd's discovery cycles) at debug.
@@ -194,16 +195,16 @@ final class BluetoothControllerAdapter {
             }
         }
         if machine.pending == nil, let commandTimer {
-            loop.cancel(commandTimer)
+            scheduler.cancel(commandTimer)
             self.commandTimer = nil
         }
     }
 
     private func send(_ command: ScanCommand) {
-        if let commandTimer { loop.cancel(commandTimer) }
-        commandTimer = try? loop.after(ScanStateMachine.commandTimeout) { [unowned self] in
+        if let commandTimer { scheduler.cancel(commandTimer) }
+        commandTimer = scheduler.at(scheduler.now.advanced(by: ScanStateMachine.commandTimeout)) { [unowned self] in
             commandTimer = nil
-            perform(machine.commandTimedOut(now: clock.now))
+            perform(machine.commandTimedOut(now: scheduler.now))
         }
         do {
             try socket.send(command.encodedH4())
@@ -216,14 +217,14 @@ final class BluetoothControllerAdapter {
     private func scheduleTick() {
         guard let watchdog = machine.watchdog else { return }
         let period = max(Duration.seconds(1), watchdog / 3)
-        tickTimer = try? loop.after(period) { [unowned self] in
-            perform(machine.tick(now: clock.now))
+        tickTimer = scheduler.at(scheduler.now.advanced(by: period)) { [unowned self] in
+            perform(machine.tick(now: scheduler.now))
             scheduleTick()
         }
     }
 
     private func cancelTimers() {
-        for timer in [commandTimer, retryTimer, tickTimer].compactMap({ $0 }) { loop.cancel(timer) }
+        for timer in [commandTimer, retryTimer, tickTimer].compactMap({ $0 }) { scheduler.cancel(timer) }
         commandTimer = nil
         retryTimer = nil
         tickTimer = nil

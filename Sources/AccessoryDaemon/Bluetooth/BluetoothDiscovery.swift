@@ -12,7 +12,9 @@ import Logging
 public final class BluetoothDiscovery {
     private let settings: BluetoothSettings
     private let scanType: BluetoothSettings.ScanType
-    private let clock: any MonotonicClock
+    /// Where the adapters read the time and arm their timers: the loop's
+    /// (from `start(on:)`) unless one was injected.
+    private var scheduler: (any Scheduler)?
     private var logger: Logger
     private let ingest: AdvertisingReportIngest
     private var loop: EventLoop?
@@ -30,11 +32,11 @@ public final class BluetoothDiscovery {
 
     public init(
         settings: BluetoothSettings, scanType: BluetoothSettings.ScanType, pipeline: DiscoveryPipeline,
-        clock: any MonotonicClock = SystemMonotonicClock(), logger: Logger
+        scheduler: (any Scheduler)? = nil, logger: Logger
     ) {
         self.settings = settings
         self.scanType = scanType
-        self.clock = clock
+        self.scheduler = scheduler
         self.logger = logger
         ingest = AdvertisingReportIngest(pipeline: pipeline)
         ingest.onDamage = { [weak self] advertisement, damage in
@@ -63,6 +65,7 @@ public final class BluetoothDiscovery {
     /// A kernel without Bluetooth is logged, not an error: there is nothing to scan.
     public func start(on loop: EventLoop) {
         self.loop = loop
+        if scheduler == nil { scheduler = loop }
         do {
             let socket = try HCISocket.deviceEvents()
             deviceEventsToken = try loop.watch(fd: socket.fd) { [unowned self] _ in readDeviceEvents() }
@@ -162,7 +165,7 @@ public final class BluetoothDiscovery {
     private func isExclusive(_ index: UInt16) -> Bool { settings.exclusiveControllers.contains(index) }
 
     private func open(_ index: UInt16) {
-        guard let loop, adapters[index] == nil, settings.uses(controller: index) else { return }
+        guard let loop, let scheduler, adapters[index] == nil, settings.uses(controller: index) else { return }
         let info = try? BluetoothControllerInfo.all().first(where: { $0.index == index })
         // A controller without LE (BR/EDR only) has nothing for us.
         if let info, !info.supportsLowEnergy {
@@ -173,7 +176,7 @@ public final class BluetoothDiscovery {
         do {
             let adapter = try BluetoothControllerAdapter(
                 index: index, exclusive: isExclusive(index), scanType: scanType, watchdog: settings.scanWatchdog,
-                loop: loop, ingest: ingest, clock: clock, logger: logger,
+                loop: loop, ingest: ingest, scheduler: scheduler, logger: logger,
                 onFailure: { [unowned self] adapter, error in adapterFailed(adapter, error) })
             adapters[index] = adapter
             adapter.onActivityChange = { [weak self] in self?.onStateChange?() }
@@ -195,7 +198,8 @@ public final class BluetoothDiscovery {
 
     /// The kernel is still setting a new controller up; give it a moment.
     private func openLater(_ index: UInt16) {
-        _ = try? loop?.after(.seconds(1)) { [weak self] in self?.open(index) }
+        guard let scheduler else { return }
+        scheduler.at(scheduler.now.advanced(by: .seconds(1))) { [weak self] in self?.open(index) }
     }
 
     private func close(_ index: UInt16, reason: String) {
@@ -210,7 +214,7 @@ public final class BluetoothDiscovery {
         let index = adapter.index
         guard adapters[index] === adapter else { return }
         // Drop it after the handler that noticed has returned.
-        _ = try? loop?.after(.zero) { [weak self] in
+        scheduler?.at(scheduler?.now ?? .zero) { [weak self] in
             self?.close(index, reason: "failed (\(error))")
         }
     }

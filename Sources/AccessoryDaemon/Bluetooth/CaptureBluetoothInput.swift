@@ -22,51 +22,47 @@ final class CaptureBluetoothInput {
     private let speed: BtsnoopReplay.Speed
     private let repeats: Bool
     private let ingest: AdvertisingReportIngest
-    private let loop: EventLoop
+    /// Paces the replay: the loop, or a test's manual scheduler.
+    private let scheduler: any Scheduler
     private let logger: Logger
     private var replay: BtsnoopReplay
     private var timer: TimerToken?
-    private let clock = SystemMonotonicClock()
     /// When the records the next step feeds were due, on the loop's clock.
     private var due = MonotonicInstant(nanoseconds: 0)
     private(set) var rounds = 0
 
     /// Throws when `capture` is not a btsnoop file (its header is checked here).
     init(capture: [UInt8], path: String, speed: BtsnoopReplay.Speed, repeats: Bool,
-         ingest: AdvertisingReportIngest, loop: EventLoop, logger: Logger) throws(BtsnoopError) {
+         ingest: AdvertisingReportIngest, scheduler: any Scheduler, logger: Logger) throws(BtsnoopError) {
         self.capture = capture
         self.path = path
         self.speed = speed
         self.repeats = repeats
         self.ingest = ingest
-        self.loop = loop
+        self.scheduler = scheduler
         self.logger = logger
         replay = try BtsnoopReplay(capture: capture, ingest: ingest)
     }
 
     func start() {
-        due = clock.now
+        due = scheduler.now
         schedule()
     }
 
     func stop() {
-        if let timer { loop.cancel(timer) }
+        if let timer { scheduler.cancel(timer) }
         timer = nil
     }
 
     private func schedule() {
-        do {
-            timer = try loop.at(due) { [unowned self] in advance() }
-        } catch {
-            logger.error("Cannot pace the replay of \(path): \(error); replay stopped")
-        }
+        timer = scheduler.at(due) { [unowned self] in advance() }
     }
 
     private func advance() {
         timer = nil
         do {
             // Everything due by now; `.max` feeds the whole capture in one turn of the loop.
-            let now = clock.now
+            let now = scheduler.now
             while let wait = try replay.step() {
                 due = due.advanced(by: wait)
                 if speed == .recorded && due > now { return schedule() }
@@ -83,7 +79,7 @@ final class CaptureBluetoothInput {
                    "Replayed \(path) (round \(rounds)): \(ingest.advertisementCount) advertisements so far\(drops.isEmpty ? "" : ", dropped " + drops)")
         guard repeats, let again = try? BtsnoopReplay(capture: capture, ingest: ingest) else { return }
         replay = again
-        due = clock.now.advanced(by: Self.restartPause)
+        due = scheduler.now.advanced(by: Self.restartPause)
         schedule()
     }
 }

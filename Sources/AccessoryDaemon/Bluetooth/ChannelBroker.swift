@@ -26,6 +26,8 @@ public final class ChannelBroker {
     public static let defaultConnectTimeout: Duration = .seconds(10)
 
     private let loop: EventLoop
+    /// Where the connects' deadlines are armed: the loop's, or a test's manual one.
+    private let scheduler: any Scheduler
     private let controllers: () -> [BluetoothControllerInfo]
     private let connectionLimit: Int
     private let connectTimeout: Duration
@@ -58,11 +60,12 @@ public final class ChannelBroker {
     /// own, without those held exclusively through the HCI user channel); it
     /// is asked on every `open`, so hotplug needs nothing more.
     public init(
-        loop: EventLoop, controllers: @escaping () -> [BluetoothControllerInfo],
+        loop: EventLoop, scheduler: (any Scheduler)? = nil, controllers: @escaping () -> [BluetoothControllerInfo],
         connectionLimit: Int = ChannelBroker.defaultConnectionLimit,
         connectTimeout: Duration = ChannelBroker.defaultConnectTimeout, logger: Logger
     ) {
         self.loop = loop
+        self.scheduler = scheduler ?? loop
         self.controllers = controllers
         self.connectionLimit = max(1, connectionLimit)
         self.connectTimeout = connectTimeout
@@ -88,12 +91,12 @@ public final class ChannelBroker {
         case .failure(let error):
             logger.notice("No channel for the accessory", metadata: metadata(accessory, peer, kind, error: error))
             // Keep the promise of never completing inside `open`.
-            if (try? loop.after(.zero, { completion(.failure(error)) })) == nil { completion(.failure(error)) }
+            scheduler.at(scheduler.now) { completion(.failure(error)) }
         case .success(let controller):
             logger.debug("Connecting", metadata: metadata(accessory, peer, kind, controller: controller.name))
             attempts[id] = Attempt(accessory: accessory, peer: peer, kind: kind, controller: controller, completion: completion)
             attempts[id]?.connector = L2CAPConnector.connect(
-                loop: loop, from: controller.address, to: peer, kind: kind, timeout: connectTimeout
+                loop: loop, scheduler: scheduler, from: controller.address, to: peer, kind: kind, timeout: connectTimeout
             ) { [weak self] result in
                 self?.attemptEnded(id: id, result: result)
             }

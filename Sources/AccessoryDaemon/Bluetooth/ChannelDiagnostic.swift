@@ -67,7 +67,7 @@ private final class DiagnosticSession {
             try loop.onSignal(SIGCHLD) { [unowned self] in reap() }
             try loop.onSignal(SIGTERM) { [unowned self] in loop.exit(code: 128 + SIGTERM) }
             try loop.onSignal(SIGINT) { [unowned self] in loop.exit(code: 128 + SIGINT) }
-            try loop.after(.zero) { [unowned self] in open(next: 0) }
+            loop.at(loop.now) { [unowned self] in open(next: 0) }
             broker.onChannelEnded = { channel in StandardOutput.write("channel \(channel.id) ended\n") }
             let status = try loop.run()
             broker.revokeAll()

@@ -78,7 +78,7 @@ extension Daemon {
         do {
             let input = try CaptureBluetoothInput(
                 capture: bytes, path: served.path, speed: served.speed, repeats: served.repeats,
-                ingest: ingest, loop: loop, logger: logger)
+                ingest: ingest, scheduler: loop, logger: logger)
             input.start()
             return input
         } catch {

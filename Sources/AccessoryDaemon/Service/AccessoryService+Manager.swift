@@ -126,10 +126,11 @@ extension AccessoryService {
     }
 
     private func armSweep() {
-        guard !sweepArmed, let loop else { return }
-        // On the service's clock, which is the loop's (SystemMonotonicClock): idle limits
-        // read from `lastCall` and the sweep's deadline count the same seconds, suspend included.
-        sweepArmed = (try? loop.at(clock.now.advanced(by: .seconds(60))) { [weak self] in
+        guard !sweepArmed else { return }
+        // On the service's scheduler: idle limits read from `lastCall` and the
+        // sweep's deadline count the same seconds, suspend included.
+        sweepArmed = true
+        scheduler.at(scheduler.now.advanced(by: .seconds(60))) { [weak self] in
             guard let self else { return }
             sweepArmed = false
             let now = clock.now
@@ -140,6 +141,6 @@ extension AccessoryService {
                 sessions.removeValue(forKey: session.number)
             }
             if openSessions.contains(where: \.persistent) { armSweep() }
-        }) != nil
+        }
     }
 }

@@ -47,8 +47,9 @@ extension AccessoryService {
     }
 
     private func armFoldReport() {
-        guard !foldReportArmed, let loop, let deadline = logFold.nextDeadline else { return }
-        foldReportArmed = (try? loop.at(deadline) { [weak self] in
+        guard !foldReportArmed, let deadline = logFold.nextDeadline else { return }
+        foldReportArmed = true
+        scheduler.at(deadline) { [weak self] in
             guard let self else { return }
             foldReportArmed = false
             for folded in logFold.due(at: clock.now) {
@@ -56,6 +57,6 @@ extension AccessoryService {
                               metadata: ["app": "\(folded.app)", "folded": "\(folded.count)"])
             }
             armFoldReport()
-        }) != nil
+        }
     }
 }

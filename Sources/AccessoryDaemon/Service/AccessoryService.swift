@@ -15,7 +15,9 @@ public final class AccessoryService {
     /// Where the manifests come from, named when a caller has none.
     let manifestDirectories: String
     let logger: Logger
-    let clock: any MonotonicClock
+    /// Where the service reads the time and arms its sweeps: the loop's, or a test's manual one.
+    let scheduler: any Scheduler
+    var clock: any MonotonicClock { scheduler }
     public let center: AuthorizationCenter
     var sessions: [UInt64: AccessorySession] = [:]
     /// Who each connection is, asked of the bus daemon without waiting.
@@ -47,13 +49,13 @@ public final class AccessoryService {
         connection: BusConnection, logger: Logger, apps: @escaping () -> AppManifestCatalog,
         manifestDirectories: String = AppCatalogLoader().directoriesDescription,
         administratorGroup: String = AdministratorGroup.defaultName,
-        center: AuthorizationCenter, loop: EventLoop
+        center: AuthorizationCenter, loop: EventLoop, scheduler: (any Scheduler)? = nil
     ) throws(SystemError) {
         self.connection = connection
         self.logger = logger
         self.apps = apps
         self.manifestDirectories = manifestDirectories
-        self.clock = SystemMonotonicClock()
+        self.scheduler = scheduler ?? loop
         self.administrators = Self.lookUpAdministrators(administratorGroup, logger: logger)
         self.center = center
         self.callers = CallerDirectory(connection: connection)

@@ -29,6 +29,8 @@ public final class HotspotJoin: ActiveHotspotJoin {
     public private(set) var hasLeft = false
 
     private let loop: EventLoop
+    /// Where the join's timers are armed: the loop's, or a test's manual one.
+    private let scheduler: any Scheduler
     private let client: WPASupplicantClient
     private let credential: WPACredential
     private let controlDirectory: String
@@ -63,13 +65,14 @@ public final class HotspotJoin: ActiveHotspotJoin {
     private var supplicantGone = false
 
     init(
-        loop: EventLoop, client: WPASupplicantClient, ssid: SSID, credential: WPACredential,
+        loop: EventLoop, scheduler: (any Scheduler)? = nil, client: WPASupplicantClient, ssid: SSID, credential: WPACredential,
         controlDirectory: String, recordPath: String,
         writeRecord: @escaping (JoinRecord) throws(SystemError) -> Void,
         machine: HotspotJoinStateMachine, dhcp: DHCPClientProcess, logger: Logger,
         completion: @escaping (HotspotJoinResult) -> Void
     ) {
         self.loop = loop
+        self.scheduler = scheduler ?? loop
         self.client = client
         self.ssid = ssid
         self.credential = credential
@@ -94,7 +97,7 @@ public final class HotspotJoin: ActiveHotspotJoin {
 
     /// Arms the deadline and sends the first request. Results come through the completion.
     func start() {
-        deadlineTimer = try? loop.after(machine.policy.timeout) { [weak self] in
+        deadlineTimer = scheduler.at(scheduler.now.advanced(by: machine.policy.timeout)) { [weak self] in
             guard let self else { return }
             deadlineTimer = nil
             if let result = machine.checkDeadline() { finish(result) }
@@ -182,7 +185,7 @@ public final class HotspotJoin: ActiveHotspotJoin {
     static let livenessInterval: Duration = .seconds(5)
 
     private func armLivenessCheck() {
-        livenessTimer = try? loop.after(Self.livenessInterval) { [weak self] in
+        livenessTimer = scheduler.at(scheduler.now.advanced(by: Self.livenessInterval)) { [weak self] in
             guard let self else { return }
             livenessTimer = nil
             guard !hasLeft else { return }
@@ -223,7 +226,7 @@ public final class HotspotJoin: ActiveHotspotJoin {
         // (stopping the events ends an ATTACH under way at once).
         dhcpStopping = true
         stopFollowing()
-        dhcp.stop(on: loop) { [weak self] in
+        dhcp.stop(on: loop, scheduler: scheduler) { [weak self] in
             guard let self else { return }
             dhcpStopping = false
             undoWhenReady()
@@ -265,11 +268,11 @@ public final class HotspotJoin: ActiveHotspotJoin {
     }
 
     private func stopFollowing() {
-        if let deadlineTimer { loop.cancel(deadlineTimer) }
+        if let deadlineTimer { scheduler.cancel(deadlineTimer) }
         deadlineTimer = nil
-        if let livenessTimer { loop.cancel(livenessTimer) }
+        if let livenessTimer { scheduler.cancel(livenessTimer) }
         livenessTimer = nil
-        if let graceTimer { loop.cancel(graceTimer) }
+        if let graceTimer { scheduler.cancel(graceTimer) }
         graceTimer = nil
         client.detach()
     }
@@ -379,7 +382,7 @@ public final class HotspotJoin: ActiveHotspotJoin {
 
     private func finish(_ result: HotspotJoinResult) {
         self.result = result
-        if let deadlineTimer { loop.cancel(deadlineTimer) }
+        if let deadlineTimer { scheduler.cancel(deadlineTimer) }
         deadlineTimer = nil
         logger.info("Hotspot join on \(interface): \(result)",
                     metadata: ["wifi.interface": "\(interface)", "wifi.ssid": "\(hexString(ssid.bytes))",
@@ -403,13 +406,13 @@ extension HotspotJoin {
         case .none:
             break
         case .armGrace:
-            graceTimer = try? loop.after(linkWatch.grace) { [weak self] in
+            graceTimer = scheduler.at(scheduler.now.advanced(by: linkWatch.grace)) { [weak self] in
                 guard let self else { return }
                 graceTimer = nil
                 follow(linkWatch.graceExpired())
             }
         case .disarmGrace:
-            if let graceTimer { loop.cancel(graceTimer) }
+            if let graceTimer { scheduler.cancel(graceTimer) }
             graceTimer = nil
         case .lost(let reason):
             logger.warning("Lost the link to the hotspot on \(interface): \(reason); leaving it",

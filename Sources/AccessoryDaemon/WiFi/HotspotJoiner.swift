@@ -24,7 +24,8 @@ import Logging
 public final class HotspotJoiner {
     public let settings: HotspotJoinSettings
     private let loop: EventLoop
-    private let clock: any MonotonicClock
+    /// Where the joins read the time and arm their timers: the loop's, or a test's manual one.
+    private let scheduler: any Scheduler
     private let logger: Logger
     private var joins: [String: any ActiveHotspotJoin] = [:] {
         didSet {
@@ -36,10 +37,10 @@ public final class HotspotJoiner {
     public var onHeldChanged: (_ interface: String, _ held: Bool) -> Void = { _, _ in }
 
     public init(loop: EventLoop, settings: HotspotJoinSettings = HotspotJoinSettings(),
-                clock: any MonotonicClock = SystemMonotonicClock(), logger: Logger = Logger(label: "accessoryd")) {
+                scheduler: (any Scheduler)? = nil, logger: Logger = Logger(label: "accessoryd")) {
         self.loop = loop
         self.settings = settings
-        self.clock = clock
+        self.scheduler = scheduler ?? loop
         self.logger = logger
     }
 
@@ -85,7 +86,8 @@ public final class HotspotJoiner {
         do {
             client = try WPASupplicantClient(
                 interface: interface, controlDirectory: settings.controlDirectory,
-                runtimeDirectory: settings.runtimeDirectory, requestTimeout: settings.requestTimeout, loop: loop)
+                runtimeDirectory: settings.runtimeDirectory, requestTimeout: settings.requestTimeout, loop: loop,
+                scheduler: scheduler)
         } catch {
             throw .wpaSupplicant(interface: interface, .system(error))
         }
@@ -94,13 +96,13 @@ public final class HotspotJoiner {
         let stateDirectory = settings.stateDirectory
         let recordPath = "\(stateDirectory)/\(JoinRecord.fileName(interface: interface))"
         let join = HotspotJoin(
-            loop: loop, client: client, ssid: ssid, credential: credential,
+            loop: loop, scheduler: scheduler, client: client, ssid: ssid, credential: credential,
             controlDirectory: settings.controlDirectory, recordPath: recordPath,
             writeRecord: { record throws(SystemError) in
                 try AgentDirectories.ensure(stateDirectory)
                 try AtomicFile.replace(recordPath, with: record.encoded)
             },
-            machine: HotspotJoinStateMachine(interface: interface, policy: settings.policy, clock: clock),
+            machine: HotspotJoinStateMachine(interface: interface, policy: settings.policy, clock: scheduler),
             dhcp: dhcp, logger: logger, completion: completion)
         joins[interface] = join
         join.whenLeft { [weak self] in self?.joins[interface] = nil }
@@ -116,13 +118,13 @@ public final class HotspotJoiner {
         let stateDirectory = settings.stateDirectory
         let recordPath = "\(stateDirectory)/\(NetworkManagerJoinRecord.fileName(interface: interface))"
         let join = NetworkManagerJoin(
-            loop: loop, client: client, interface: interface, ssid: ssid, credential: credential, recordPath: recordPath,
+            loop: loop, scheduler: scheduler, client: client, interface: interface, ssid: ssid, credential: credential, recordPath: recordPath,
             writeRecord: { record throws(SystemError) in
                 try AgentDirectories.ensure(stateDirectory)
                 try AtomicFile.replace(recordPath, with: record.encoded)
             },
             timeout: settings.networkManagerJoinTimeout,
-            machine: NetworkManagerJoinStateMachine(interface: interface, timeout: settings.networkManagerJoinTimeout, clock: clock),
+            machine: NetworkManagerJoinStateMachine(interface: interface, timeout: settings.networkManagerJoinTimeout, clock: scheduler),
             logger: logger, completion: completion)
         joins[interface] = join
         join.whenLeft { [weak self] in self?.joins[interface] = nil }
@@ -181,7 +183,7 @@ public final class HotspotJoiner {
         }
         client.blocking = true
         defer { client.blocking = false }
-        NetworkManagerJoinCleanup(client: client, record: record, loop: nil).run { [logger] outcome in
+        NetworkManagerJoinCleanup(client: client, record: record, scheduler: nil).run { [logger] outcome in
             if case .failed(let reason) = outcome {
                 logger.warning("Cannot undo an interrupted hotspot join on \(record.interface) yet: \(reason)",
                                metadata: ["wifi.interface": "\(record.interface)", "wifi.event": "hotspot-recovery-failed"])

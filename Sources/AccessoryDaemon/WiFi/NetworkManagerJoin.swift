@@ -28,6 +28,8 @@ public final class NetworkManagerJoin: ActiveHotspotJoin {
     public private(set) var hasLeft = false
 
     private let loop: EventLoop
+    /// Where the join's timers are armed: the loop's, or a test's manual one.
+    private let scheduler: any Scheduler
     private let client: NetworkManagerClient
     private let profile: NetworkManagerProfile
     private let recordPath: String
@@ -56,11 +58,12 @@ public final class NetworkManagerJoin: ActiveHotspotJoin {
     static let networkManagerReturnWait: Duration = .seconds(30)
 
     init(
-        loop: EventLoop, client: NetworkManagerClient, interface: String, ssid: SSID, credential: WPACredential,
+        loop: EventLoop, scheduler: (any Scheduler)? = nil, client: NetworkManagerClient, interface: String, ssid: SSID, credential: WPACredential,
         recordPath: String, writeRecord: @escaping (NetworkManagerJoinRecord) throws(SystemError) -> Void,
         timeout: Duration, machine: NetworkManagerJoinStateMachine, logger: Logger, completion: @escaping (HotspotJoinResult) -> Void
     ) {
         self.loop = loop
+        self.scheduler = scheduler ?? loop
         self.client = client
         self.interface = interface
         self.ssid = ssid
@@ -80,7 +83,7 @@ public final class NetworkManagerJoin: ActiveHotspotJoin {
     // MARK: The start
 
     func start() {
-        deadlineTimer = try? loop.after(timeout) { [weak self] in
+        deadlineTimer = scheduler.at(scheduler.now.advanced(by: timeout)) { [weak self] in
             guard let self else { return }
             deadlineTimer = nil
             if let result = machine.checkDeadline() { finish(result) }
@@ -238,7 +241,7 @@ public final class NetworkManagerJoin: ActiveHotspotJoin {
     private func networkManagerCameBack() {
         guard networkManagerGone else { return }
         networkManagerGone = false
-        if let returnTimer { loop.cancel(returnTimer) }
+        if let returnTimer { scheduler.cancel(returnTimer) }
         returnTimer = nil
         if hasLeft { undoWhenReady() }
     }
@@ -263,7 +266,7 @@ public final class NetworkManagerJoin: ActiveHotspotJoin {
     }
 
     private func stopFollowing() {
-        if let deadlineTimer { loop.cancel(deadlineTimer) }
+        if let deadlineTimer { scheduler.cancel(deadlineTimer) }
         deadlineTimer = nil
         // The name-owner watch stays: the cleanup waits for a NetworkManager that restarts.
         watches = Array(watches.prefix(1))
@@ -275,7 +278,7 @@ public final class NetworkManagerJoin: ActiveHotspotJoin {
         if networkManagerGone {
             // Its profile and state are NetworkManager's to restore when it comes back; wait for it, bounded.
             guard returnTimer == nil else { return }
-            returnTimer = try? loop.after(Self.networkManagerReturnWait) { [weak self] in
+            returnTimer = scheduler.at(scheduler.now.advanced(by: Self.networkManagerReturnWait)) { [weak self] in
                 guard let self else { return }
                 returnTimer = nil
                 logger.warning("NetworkManager did not come back; the next start removes the hotspot profile from \(interface)",
@@ -284,7 +287,7 @@ public final class NetworkManagerJoin: ActiveHotspotJoin {
             }
             return
         }
-        let cleanup = NetworkManagerJoinCleanup(client: client, record: record, loop: loop)
+        let cleanup = NetworkManagerJoinCleanup(client: client, record: record, scheduler: scheduler)
         self.cleanup = cleanup
         cleanup.run { [weak self] outcome in
             guard let self else { return }
@@ -303,7 +306,7 @@ public final class NetworkManagerJoin: ActiveHotspotJoin {
         guard let record else { return release() }
         client.blocking = true
         defer { client.blocking = false }
-        NetworkManagerJoinCleanup(client: client, record: record, loop: nil).run { [weak self] in self?.restored($0) }
+        NetworkManagerJoinCleanup(client: client, record: record, scheduler: nil).run { [weak self] in self?.restored($0) }
     }
 
     private func restored(_ outcome: NetworkManagerJoinCleanup.Outcome) {
@@ -323,7 +326,7 @@ public final class NetworkManagerJoin: ActiveHotspotJoin {
     private func release() {
         guard !released else { return }
         released = true
-        if let returnTimer { loop.cancel(returnTimer) }
+        if let returnTimer { scheduler.cancel(returnTimer) }
         returnTimer = nil
         watches.removeAll()
         onLeft?()
@@ -332,7 +335,7 @@ public final class NetworkManagerJoin: ActiveHotspotJoin {
 
     private func finish(_ result: HotspotJoinResult) {
         self.result = result
-        if let deadlineTimer { loop.cancel(deadlineTimer) }
+        if let deadlineTimer { scheduler.cancel(deadlineTimer) }
         deadlineTimer = nil
         logger.info("Hotspot join on \(interface): \(result)",
                     metadata: ["wifi.interface": "\(interface)", "wifi.ssid": "\(hexString(ssid.bytes))",

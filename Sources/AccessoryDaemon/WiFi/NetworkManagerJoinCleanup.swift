@@ -23,7 +23,8 @@ final class NetworkManagerJoinCleanup {
 
     private let client: NetworkManagerClient
     private let record: NetworkManagerJoinRecord
-    private weak var loop: EventLoop?
+    /// Where the polls are armed; nil when no loop runs (the cleanup then waits for nothing).
+    private weak var scheduler: (any Scheduler)?
     private let uplinkWait: Duration
     private var done: ((Outcome) -> Void)?
     private var pollTimer: TimerToken?
@@ -31,10 +32,10 @@ final class NetworkManagerJoinCleanup {
     private var activations = 0
     static let pollInterval: Duration = .milliseconds(500)
 
-    init(client: NetworkManagerClient, record: NetworkManagerJoinRecord, loop: EventLoop?, uplinkWait: Duration = .seconds(60)) {
+    init(client: NetworkManagerClient, record: NetworkManagerJoinRecord, scheduler: (any Scheduler)?, uplinkWait: Duration = .seconds(60)) {
         self.client = client
         self.record = record
-        self.loop = loop
+        self.scheduler = scheduler
         self.uplinkWait = uplinkWait
     }
 
@@ -54,7 +55,7 @@ final class NetworkManagerJoinCleanup {
 
     func cancel() {
         done = nil
-        if let pollTimer { loop?.cancel(pollTimer) }
+        if let pollTimer { scheduler?.cancel(pollTimer) }
         pollTimer = nil
     }
 
@@ -118,7 +119,7 @@ final class NetworkManagerJoinCleanup {
     /// activated: NetworkManager's autoconnect may be activating the uplink
     /// at the same time, and either way only the state says it is back.
     private func waitForActivated(_ active: String) {
-        guard !client.blocking, let loop else { return end(.restored) }
+        guard !client.blocking, scheduler != nil else { return end(.restored) }
         client.activeConnection(active) { [self] state in
             switch state {
             case .success(let running) where running.state == 2: end(.restored)
@@ -136,10 +137,10 @@ final class NetworkManagerJoinCleanup {
 
     /// Runs `step` again after `pollInterval`, on the loop, while `uplinkWait` allows; false when it does not.
     private func retryLater(_ step: @escaping () -> Void) -> Bool {
-        guard !client.blocking, let loop else { return false }
+        guard !client.blocking, let scheduler else { return false }
         polls += 1
         guard Self.pollInterval * polls < uplinkWait else { return false }
-        pollTimer = try? loop.after(Self.pollInterval) { [weak self] in
+        pollTimer = scheduler.at(scheduler.now.advanced(by: Self.pollInterval)) { [weak self] in
             self?.pollTimer = nil
             step()
         }

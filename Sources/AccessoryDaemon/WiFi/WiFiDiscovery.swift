@@ -21,7 +21,8 @@ public final class WiFiDiscovery {
     private unowned let loop: EventLoop
     private let discovery: DiscoveryPipeline
     private let configuration: WiFiDiscoveryConfiguration
-    private let clock: any MonotonicClock
+    /// Where the scan schedule reads the time and arms its wake-ups: the loop's, or a test's manual one.
+    private let scheduler: any Scheduler
     private var logger: Logger
     private var scanner: NL80211Scanner?
     private var watch: WatchToken?
@@ -46,13 +47,13 @@ public final class WiFiDiscovery {
 
     public init(
         loop: EventLoop, discovery: DiscoveryPipeline, configuration: WiFiDiscoveryConfiguration,
-        logger: Logger, clock: any MonotonicClock = SystemMonotonicClock()
+        logger: Logger, scheduler: (any Scheduler)? = nil
     ) {
         self.loop = loop
         self.discovery = discovery
         self.configuration = configuration
         self.logger = logger
-        self.clock = clock
+        self.scheduler = scheduler ?? loop
     }
 
     /// Opens nl80211 and starts watching the interfaces. Returns false (after
@@ -63,7 +64,7 @@ public final class WiFiDiscovery {
     @discardableResult
     public func start(interfaces initial: [WiFiInterfaceInfo]) -> Bool {
         do {
-            guard let scanner = try NL80211Scanner.open(loop: loop) else {
+            guard let scanner = try NL80211Scanner.open(loop: loop, scheduler: scheduler) else {
                 logger.log(.wifiUnavailable, level: .notice, "No nl80211 in this kernel: Wi-Fi discovery is off",
                            metadata: ["error": "nl80211 family not found"])
                 return false
@@ -139,7 +140,7 @@ public final class WiFiDiscovery {
     private func remove(index: UInt32) {
         guard let interface = interfaces.removeValue(forKey: index) else { return }
         defer { onInterfacesChanged?() }
-        if let timer = interface.timer { loop.cancel(timer) }
+        if let timer = interface.timer { scheduler.cancel(timer) }
         logger.log(.wifiInterfaceRemoved, level: .notice, "Wi-Fi interface \(interface.info.name) is gone",
                    metadata: ["wifi.interface": "\(interface.info.name)", "wifi.ifindex": "\(index)"])
     }
@@ -163,14 +164,14 @@ public final class WiFiDiscovery {
             case .scanStarted(let index):
                 if interfaces[index] != nil { logger.debug("Scan started on ifindex \(index)") }
             case .scanResultsReady(let index):
-                guard let read = interfaces[index]?.schedule.resultsReady(at: clock.now) else { continue }
+                guard let read = interfaces[index]?.schedule.resultsReady(at: scheduler.now) else { continue }
                 if read { readResults(index) }
                 noteRecovery(index)
                 reschedule(index)
             case .scanAborted(let index):
                 guard interfaces[index] != nil else { continue }
                 logger.debug("Scan aborted on ifindex \(index)")
-                interfaces[index]?.schedule.aborted(at: clock.now)
+                interfaces[index]?.schedule.aborted(at: scheduler.now)
                 interfaces[index]?.lastError = "the scan was aborted"
                 noteFailure(index)
                 reschedule(index)
@@ -192,18 +193,10 @@ public final class WiFiDiscovery {
 
     private func reschedule(_ index: UInt32) {
         guard var interface = interfaces[index] else { return }
-        if let timer = interface.timer { loop.cancel(timer) }
+        if let timer = interface.timer { scheduler.cancel(timer) }
         interface.timer = nil
         if let wakeUp = interface.schedule.wakeUp {
-            let delay = wakeUp.duration(since: clock.now)
-            do {
-                interface.timer = try loop.after(delay) { [weak self] in self?.timerFired(index) }
-            } catch {
-                // Without its timer the interface would silently stop being scanned.
-                logger.log(.wifiScansFailing, level: .warning,
-                           "Cannot schedule Wi-Fi scans on \(interface.info.name): \(error)",
-                           metadata: ["wifi.interface": "\(interface.info.name)", "error": "\(error)"])
-            }
+            interface.timer = scheduler.at(wakeUp) { [weak self] in self?.timerFired(index) }
         }
         interfaces[index] = interface
     }
@@ -211,7 +204,7 @@ public final class WiFiDiscovery {
     private func timerFired(_ index: UInt32) {
         guard let name = interfaces[index]?.info.name else { return }
         interfaces[index]?.timer = nil
-        switch interfaces[index]?.schedule.tick(at: clock.now) ?? .nothing {
+        switch interfaces[index]?.schedule.tick(at: scheduler.now) ?? .nothing {
         case .nothing:
             break
         case .trigger:
@@ -247,7 +240,7 @@ public final class WiFiDiscovery {
         case .success(.busy):
             logger.debug("\(name) is busy scanning for someone else; waiting for that scan's results",
                          metadata: event("radio-busy", name))
-            interfaces[index]?.schedule.radioBusy(at: clock.now)
+            interfaces[index]?.schedule.radioBusy(at: scheduler.now)
             reschedule(index)
         case .failure(let error) where error.errno == EINVAL && request.probing != .active(ssids: [])
             && configuration.scanType == .active:
@@ -257,7 +250,7 @@ public final class WiFiDiscovery {
             scanner.trigger(wildcard) { [weak self] outcome in self?.triggered(index, wildcard, outcome) }
         case .failure(let error):
             logger.debug("Scan on \(name) refused: \(error)", metadata: event("scan-refused", name))
-            interfaces[index]?.schedule.triggerFailed(at: clock.now)
+            interfaces[index]?.schedule.triggerFailed(at: scheduler.now)
             interfaces[index]?.lastError = "\(error)"
             noteFailure(index)
             reschedule(index)
@@ -269,7 +262,7 @@ public final class WiFiDiscovery {
     private func readResults(_ index: UInt32) {
         guard let scanner, interfaces[index] != nil else { return }
         // seen_ms_ago is counted from when the kernel makes the dump: now, give or take.
-        let requested = clock.now
+        let requested = scheduler.now
         scanner.scanResults(interfaceIndex: index) { [weak self] outcome in self?.resultsRead(index, requested, outcome) }
     }
 

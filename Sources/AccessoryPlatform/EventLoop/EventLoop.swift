@@ -6,7 +6,7 @@ import Glibc
 /// signal, so nothing else in the daemon blocks, polls or spawns threads.
 /// Idle means asleep in epoll.
 ///
-/// Timed work (`after`, `at`) waits in one `DeadlineQueue` served by a single
+/// Timed work (`at`, through `Scheduler`) waits in one `DeadlineQueue` served by a single
 /// sd-event timer source on CLOCK_BOOTTIME, the clock `SystemMonotonicClock`
 /// reads deadlines from: armed for the earliest deadline, it runs every
 /// handler due when it fires, in due order, then re-arms for the next one or
@@ -14,7 +14,7 @@ import Glibc
 /// everything that fell due during the sleep runs at once instead of late.
 ///
 /// Not thread-safe by design: create it and use it on one thread.
-public final class EventLoop {
+public final class EventLoop: Scheduler {
     public typealias Handler = () -> Void
 
     /// The sd_event, for sd-bus to attach to; nothing else should touch it.
@@ -25,7 +25,7 @@ public final class EventLoop {
 
     /// Where deadlines are read; the timer below is armed on the same clock.
     private let clock = SystemMonotonicClock()
-    /// Every pending `after`/`at` handler, by deadline.
+    /// Every pending `at` handler, by deadline.
     private var deadlines = DeadlineQueue<Handler>()
     /// The loop's only timer source: off while `deadlines` is empty.
     private let timer: OpaquePointer
@@ -103,30 +103,25 @@ public final class EventLoop {
         handlers[source] = handler
     }
 
-    /// Runs `handler` once at `now + delay` on the loop's clock (a negative
-    /// delay counts as zero). `.zero` runs it on a later loop iteration,
-    /// never from inside this call. Returns a token to cancel it.
-    @discardableResult
-    public func after(_ delay: Duration, _ handler: @escaping Handler) throws(SystemError) -> TimerToken {
-        try at(clock.now.advanced(by: max(.zero, delay)), handler)
-    }
+    /// The loop's clock (CLOCK_BOOTTIME): the one every component reads, through `Scheduler`.
+    public var now: MonotonicInstant { clock.now }
 
     /// Runs `handler` once at `instant` on `SystemMonotonicClock` (CLOCK_BOOTTIME),
     /// the clock deadlines are read from; an instant already past runs on the
-    /// next loop iteration. Returns a token to cancel it.
+    /// next loop iteration, never from inside this call. Returns a token to
+    /// cancel it. Should sd-event refuse to arm its timer (only a broken or
+    /// finished loop does), the handler stays queued and the next arming
+    /// that succeeds covers it.
     @discardableResult
-    public func at(_ instant: MonotonicInstant, _ handler: @escaping Handler) throws(SystemError) -> TimerToken {
-        let token = TimerToken(entry: deadlines.insert(handler, at: instant))
-        do { try armTimer() } catch {
-            deadlines.cancel(token.entry)
-            throw error
-        }
+    public func at(_ instant: MonotonicInstant, _ handler: @escaping Handler) -> TimerToken {
+        let token = deadlines.insert(handler, at: instant)
+        try? armTimer()
         return token
     }
 
     /// Withdraws a handler that has not run yet; nothing when it has, or was cancelled.
     public func cancel(_ token: TimerToken) {
-        guard deadlines.cancel(token.entry) != nil else { return }
+        guard deadlines.cancel(token) != nil else { return }
         // Disarming, or moving the time later, cannot fail on a live source;
         // were it to, the timer would only wake once for nothing.
         try? armTimer()
@@ -223,10 +218,6 @@ public final class EventLoop {
 
     /// For tests: handlers waiting for their deadline.
     var pendingTimers: Int { deadlines.count }
-}
-
-public struct TimerToken: Hashable {
-    fileprivate let entry: DeadlineQueue<EventLoop.Handler>.Token
 }
 
 public struct WatchToken: Hashable {

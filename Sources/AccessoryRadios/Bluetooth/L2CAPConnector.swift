@@ -11,6 +11,8 @@ public final class L2CAPConnector {
     public typealias Completion = (Result<Int32, L2CAPConnectionError>) -> Void
 
     private let loop: EventLoop
+    /// Where the deadline is armed: the loop's, or a test's manual one.
+    private let scheduler: any Scheduler
     private var fd: Int32 = -1
     private var completion: Completion?
     private var writable: SocketEventSource?
@@ -20,16 +22,17 @@ public final class L2CAPConnector {
     /// attempt that ends at once (bind failed, refused) reports on the loop's next turn.
     @discardableResult
     public static func connect(
-        loop: EventLoop, from controller: BluetoothAddress, to peer: BluetoothDeviceIdentifier,
-        kind: L2CAPChannelKind, timeout: Duration, completion: @escaping Completion
+        loop: EventLoop, scheduler: (any Scheduler)? = nil, from controller: BluetoothAddress,
+        to peer: BluetoothDeviceIdentifier, kind: L2CAPChannelKind, timeout: Duration, completion: @escaping Completion
     ) -> L2CAPConnector {
-        let connector = L2CAPConnector(loop: loop, completion: completion)
+        let connector = L2CAPConnector(loop: loop, scheduler: scheduler ?? loop, completion: completion)
         connector.start(controller: controller, peer: peer, kind: kind, timeout: timeout)
         return connector
     }
 
-    private init(loop: EventLoop, completion: @escaping Completion) {
+    private init(loop: EventLoop, scheduler: any Scheduler, completion: @escaping Completion) {
         self.loop = loop
+        self.scheduler = scheduler
         self.completion = completion
     }
 
@@ -54,11 +57,11 @@ public final class L2CAPConnector {
             writable = try? SocketEventSource(loop: loop, fd: fd, events: SocketEventSource.writable) { [weak self] _ in
                 self?.connectEnded()
             }
-            timer = try? loop.after(timeout) { [weak self] in
+            timer = scheduler.at(scheduler.now.advanced(by: timeout)) { [weak self] in
                 self?.timer = nil
                 self?.finish(.failure(.timedOut))
             }
-            if writable == nil || timer == nil {
+            if writable == nil {
                 finishSoon(.failure(.system(operation: "sd_event_add", errno: ENOMEM)))
             }
         } catch {
@@ -69,12 +72,11 @@ public final class L2CAPConnector {
     private func finishSoon(_ result: Result<Int32, L2CAPConnectionError>) {
         writable?.cancel()
         writable = nil
-        if let timer { loop.cancel(timer) }
-        timer = (try? loop.after(.zero) { [weak self] in
+        if let timer { scheduler.cancel(timer) }
+        timer = scheduler.at(scheduler.now) { [weak self] in
             self?.timer = nil
             self?.finish(result)
-        })
-        if timer == nil { finish(result) }
+        }
     }
 
     private func connectEnded() {
@@ -108,7 +110,7 @@ public final class L2CAPConnector {
     private func cleanUp(closeSocket: Bool) {
         writable?.cancel()
         writable = nil
-        if let timer { loop.cancel(timer) }
+        if let timer { scheduler.cancel(timer) }
         timer = nil
         if closeSocket && fd >= 0 { close(fd) }
         fd = -1

@@ -33,6 +33,8 @@ public final class DHCPClientProcess {
     /// A stop on the loop under way.
     private var stopWatch: WatchToken?
     private var killTimer: TimerToken?
+    /// Where `killTimer` is armed: the loop's, or a test's manual one.
+    private weak var scheduler: (any Scheduler)?
     private var stopCompletion: (() -> Void)?
 
     /// `interface` must already be a plain interface name (letters, digits, `.`, `-`, `_`).
@@ -122,7 +124,9 @@ public final class DHCPClientProcess {
     /// closes it once it has released the lease and its script has run) is
     /// watched for on `loop`, SIGKILL if it has not come after `timeout`.
     /// `completion` runs once udhcpc is gone (at once if it is not running).
-    public func stop(on loop: EventLoop, timeout: Duration = .seconds(3), completion: @escaping () -> Void) {
+    public func stop(
+        on loop: EventLoop, scheduler: (any Scheduler)? = nil, timeout: Duration = .seconds(3), completion: @escaping () -> Void
+    ) {
         guard pid > 0 else {
             completion()
             return
@@ -139,7 +143,9 @@ public final class DHCPClientProcess {
         kill(pid, SIGTERM)
         do {
             stopWatch = try loop.watch(fd: output) { [weak self] _ in self?.drainWhileStopping() }
-            killTimer = try loop.after(timeout) { [weak self] in
+            let scheduler: any Scheduler = scheduler ?? loop
+            self.scheduler = scheduler
+            killTimer = scheduler.at(scheduler.now.advanced(by: timeout)) { [weak self] in
                 guard let self, pid > 0 else { return }
                 killTimer = nil
                 kill(pid, SIGKILL)  // the end of its output follows
@@ -163,7 +169,7 @@ public final class DHCPClientProcess {
     private func cancelAsynchronousStop() {
         if let stopWatch { loop?.stopWatching(stopWatch) }
         stopWatch = nil
-        if let killTimer { loop?.cancel(killTimer) }
+        if let killTimer { scheduler?.cancel(killTimer) }
         killTimer = nil
     }
 

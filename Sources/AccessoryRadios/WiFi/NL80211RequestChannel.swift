@@ -1,3 +1,4 @@
+import AccessoryCore
 import AccessoryPlatform
 import Glibc
 
@@ -27,6 +28,8 @@ final class NL80211RequestChannel {
     /// Weak: the loop outlives its sources in the daemon, but nothing here
     /// may touch a loop that is gone (tests tear down in any order).
     private weak var loop: EventLoop?
+    /// Where the deadline is armed: the loop's, or a test's manual one.
+    private weak var scheduler: (any Scheduler)?
     private let transport: any NetlinkTransport
     private var watch: WatchToken?
     private var deadline: TimerToken?
@@ -36,8 +39,10 @@ final class NL80211RequestChannel {
     /// loop: the rest is read on the next wake-ups, between other sources.
     private static let datagramsPerWakeUp = 32
 
-    init(loop: EventLoop, transport: any NetlinkTransport, timeout: Duration, capacity: Int = 16) throws(SystemError) {
+    init(loop: EventLoop, scheduler: (any Scheduler)? = nil, transport: any NetlinkTransport, timeout: Duration,
+         capacity: Int = 16) throws(SystemError) {
         self.loop = loop
+        self.scheduler = scheduler ?? loop
         self.transport = transport
         self.timeout = timeout
         self.capacity = max(1, capacity)
@@ -66,7 +71,7 @@ final class NL80211RequestChannel {
     func close() {
         if let watch { loop?.stopWatching(watch) }
         watch = nil
-        if let deadline { loop?.cancel(deadline) }
+        if let deadline { scheduler?.cancel(deadline) }
         deadline = nil
         let all = (inFlight.map { [$0] } ?? []) + waiting
         inFlight = nil
@@ -78,9 +83,9 @@ final class NL80211RequestChannel {
         while inFlight == nil, !waiting.isEmpty {
             let request = waiting.removeFirst()
             do throws(SystemError) {
-                guard let loop else { throw SystemError(operation: "nl80211 request without its event loop", errno: ESHUTDOWN) }
+                guard let scheduler else { throw SystemError(operation: "nl80211 request without its scheduler", errno: ESHUTDOWN) }
                 try transport.send(request.bytes)
-                deadline = try loop.after(timeout) { [weak self] in self?.timedOut() }
+                deadline = scheduler.at(scheduler.now.advanced(by: timeout)) { [weak self] in self?.timedOut() }
                 inFlight = request
             } catch {
                 deliverLater(request.completion, .failed(.transport(error)))
@@ -117,18 +122,14 @@ final class NL80211RequestChannel {
     private func end(_ outcome: NL80211ReplyAssembly.Outcome) {
         guard let request = inFlight else { return }
         inFlight = nil
-        if let deadline { loop?.cancel(deadline) }
+        if let deadline { scheduler?.cancel(deadline) }
         deadline = nil
         request.completion(outcome)
         startNext()
     }
 
     private func deliverLater(_ completion: @escaping Completion, _ outcome: NL80211ReplyAssembly.Outcome) {
-        do throws(SystemError) {
-            guard let loop else { throw SystemError(operation: "no event loop", errno: ESHUTDOWN) }
-            try loop.after(.zero) { completion(outcome) }
-        } catch {
-            completion(outcome)
-        }
+        guard let scheduler else { return completion(outcome) }
+        scheduler.at(scheduler.now) { completion(outcome) }
     }
 }

@@ -29,7 +29,7 @@ public final class NL80211Scanner {
 
     /// Opens both sockets. Nil when the kernel has no nl80211 (no cfg80211
     /// loaded, or a container without it): then there is no Wi-Fi to scan.
-    public static func open(loop: EventLoop) throws(SystemError) -> NL80211Scanner? {
+    public static func open(loop: EventLoop, scheduler: (any Scheduler)? = nil) throws(SystemError) -> NL80211Scanner? {
         let requests = try GenericNetlinkSocket()
         guard let family = requests.resolveFamily(NL80211.familyName) else { return nil }
         var groups: [UInt32] = []
@@ -42,7 +42,7 @@ public final class NL80211Scanner {
         try requests.setNonBlocking()
         let events = try GenericNetlinkSocket()
         try events.listen(to: groups)
-        let channel = try NL80211RequestChannel(loop: loop, transport: requests, timeout: replyTimeout)
+        let channel = try NL80211RequestChannel(loop: loop, scheduler: scheduler, transport: requests, timeout: replyTimeout)
         return NL80211Scanner(familyID: family, requests: channel, events: events)
     }
 

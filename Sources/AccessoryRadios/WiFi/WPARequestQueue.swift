@@ -1,4 +1,5 @@
 import AccessoryCodecs
+import AccessoryCore
 import AccessoryPlatform
 import Glibc
 
@@ -33,6 +34,8 @@ final class WPARequestQueue {
     /// Weak: the loop outlives its sources in the daemon, but nothing here
     /// may touch a loop that is gone (tests tear down in any order).
     private weak var loop: EventLoop?
+    /// Where the deadline is armed: the loop's, or a test's manual one.
+    private weak var scheduler: (any Scheduler)?
     /// The path for the socket of one generation.
     private let localPath: (Int) -> String
     private var generation = 0
@@ -44,9 +47,10 @@ final class WPARequestQueue {
     /// Datagrams read per wake-up at most: a flood from the peer cannot hold the loop.
     private static let datagramsPerWakeUp = 16
 
-    init(loop: EventLoop, controlPath: String, localPath: @escaping (Int) -> String,
+    init(loop: EventLoop, scheduler: (any Scheduler)? = nil, controlPath: String, localPath: @escaping (Int) -> String,
          timeout: Duration, capacity: Int = 32) {
         self.loop = loop
+        self.scheduler = scheduler ?? loop
         self.controlPath = controlPath
         self.localPath = localPath
         self.timeout = timeout
@@ -88,7 +92,8 @@ final class WPARequestQueue {
             // that floods gets its request sent all the same.
             for _ in 0..<Self.datagramsPerWakeUp { guard try socket.receive() != nil else { break } }
             try socket.send(request.command.bytes)
-            deadline = try loop.after(timeout) { [weak self] in self?.timedOut() }
+            guard let scheduler else { throw SystemError(operation: "wpa_supplicant request without its scheduler", errno: ESHUTDOWN) }
+            deadline = scheduler.at(scheduler.now.advanced(by: timeout)) { [weak self] in self?.timedOut() }
         } catch {
             closeSocket()
             deliverLater(request.completion, .failure(.system(error)))
@@ -108,7 +113,7 @@ final class WPARequestQueue {
     }
 
     private func closeSocket() {
-        if let deadline { loop?.cancel(deadline) }
+        if let deadline { scheduler?.cancel(deadline) }
         deadline = nil
         if let watch { loop?.stopWatching(watch) }
         watch = nil
@@ -130,7 +135,7 @@ final class WPARequestQueue {
             if datagram.first == UInt8(ascii: "<") { continue }
             guard let request = inFlight else { continue }  // answers nothing we asked
             inFlight = nil
-            if let deadline { loop?.cancel(deadline) }
+            if let deadline { scheduler?.cancel(deadline) }
             deadline = nil
             request.completion(.success(datagram))
             startNext()
@@ -155,11 +160,7 @@ final class WPARequestQueue {
     }
 
     private func deliverLater(_ completion: @escaping Completion, _ result: Result<[UInt8], WPAControlError>) {
-        do throws(SystemError) {
-            guard let loop else { throw SystemError(operation: "no event loop", errno: ESHUTDOWN) }
-            try loop.after(.zero) { completion(result) }
-        } catch {
-            completion(result)
-        }
+        guard let scheduler else { return completion(result) }
+        scheduler.at(scheduler.now) { completion(result) }
     }
 }

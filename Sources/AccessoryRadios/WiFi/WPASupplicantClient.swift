@@ -28,24 +28,27 @@ public final class WPASupplicantClient {
     /// The completion of an ATTACH not acknowledged yet.
     private var pendingAttach: ((Result<Void, WPAControlError>) -> Void)?
     private weak var loop: EventLoop?
+    /// Where request and ATTACH deadlines are armed: the loop's, or a test's manual one.
+    private weak var scheduler: (any Scheduler)?
     private var queue: WPARequestQueue?
 
     /// The control directory is wpa_supplicant's `ctrl_interface` (`-C`); Debian's default is /run/wpa_supplicant.
     /// `loop` is needed for the asynchronous requests and for events.
     public init(
         interface: String, controlDirectory: String = "/run/wpa_supplicant", runtimeDirectory: String,
-        requestTimeout: Duration = .seconds(3), loop: EventLoop? = nil
+        requestTimeout: Duration = .seconds(3), loop: EventLoop? = nil, scheduler: (any Scheduler)? = nil
     ) throws(SystemError) {
         self.interface = interface
         self.controlPath = "\(controlDirectory)/\(interface)"
         self.runtimeDirectory = runtimeDirectory
         self.requestTimeout = requestTimeout
         self.loop = loop
+        self.scheduler = scheduler ?? loop
         requests = try WPAControlSocket(controlPath: controlPath, localPath: Self.localPath(runtimeDirectory, interface, "request"))
         if let loop {
             let (directory, interface) = (runtimeDirectory, interface)
             queue = WPARequestQueue(
-                loop: loop, controlPath: controlPath,
+                loop: loop, scheduler: scheduler, controlPath: controlPath,
                 localPath: { generation in Self.localPath(directory, interface, "request") + "-\(generation)" },
                 timeout: requestTimeout)
         }
@@ -183,7 +186,10 @@ public final class WPASupplicantClient {
                     do throws(WPAEventError) { onEvent(try WPAEventParser.parse(datagram)) } catch { onMalformed(error) }
                 }
             }
-            attachDeadline = try loop.after(requestTimeout) { acknowledge(.failure(.noReply(command: "ATTACH"))) }
+            let scheduler: any Scheduler = scheduler ?? loop
+            attachDeadline = scheduler.at(scheduler.now.advanced(by: requestTimeout)) {
+                acknowledge(.failure(.noReply(command: "ATTACH")))
+            }
         } catch {
             if let eventWatch { loop.stopWatching(eventWatch) }
             eventWatch = nil
@@ -204,7 +210,7 @@ public final class WPASupplicantClient {
 
     /// Ends the ATTACH under way, once.
     private func acknowledgeAttach(_ result: Result<Void, WPAControlError>) {
-        if let attachDeadline { loop?.cancel(attachDeadline) }
+        if let attachDeadline { scheduler?.cancel(attachDeadline) }
         attachDeadline = nil
         guard let done = pendingAttach else { return }
         pendingAttach = nil

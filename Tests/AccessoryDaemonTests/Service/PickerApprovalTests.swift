@@ -51,7 +51,7 @@ import TestSupport
         // A lock advertising another service is not a candidate; the battery sensor is, once.
         h.hear("C0:FF:EE:00:00:02", name: "Door", service: 0x1812)
         h.hear("C0:FF:EE:00:00:01", name: "Porch battery", service: 0x180F)
-        h.clock.advance(by: .milliseconds(100))
+        h.scheduler.advance(by: .milliseconds(100))
         h.hear("C0:FF:EE:00:00:01", name: "Porch battery", service: 0x180F)
         #expect(h.service.center.requests[request.number]?.candidates.count == 1)
 

@@ -51,7 +51,7 @@ import TestSupport
         // a device with no learned interval may be); one heard once just before
         // anyone asked, saying the same thing from then on.
         h.hear("C0:FF:EE:00:00:13", name: "Acme 13", service: 0x180F)
-        h.clock.advance(by: h.pipeline.registry.configuration.unlearnedTimeout + .seconds(1))
+        h.scheduler.advance(by: h.pipeline.registry.configuration.unlearnedTimeout + .seconds(1))
         h.hear("C0:FF:EE:00:00:12", name: "Acme 12", service: 0x180F)
         let app = try h.start(Self.session + """
             show({"ServiceUUID": "180F", "NameSubstring": "Acme"})
@@ -256,7 +256,7 @@ import TestSupport
         h.pump { h.service.openSessions.filter { $0.state == .active }.count == 2 }
         // Heard: its app gets presence and the advertisement; the other app nothing.
         h.hear("C0:FF:EE:00:00:50", name: "Acme 50", service: 0x180F)
-        h.clock.advance(by: .milliseconds(100))
+        h.scheduler.advance(by: .milliseconds(100))
         h.hear("C0:FF:EE:00:00:50", name: "Acme 50", service: 0x180F)
         #expect(try h.accessoryctl(["rename", "00000000000000c1", "Front porch"]).status == 0)
         #expect(try h.accessoryctl(["remove", "00000000000000c1"]).status == 0)

@@ -18,7 +18,10 @@ final class ServiceHarness {
     let connection: BusConnection
     let service: AccessoryService
     let pipeline: DiscoveryPipeline
-    let clock = ManualClock()
+    /// The service's, the center's and the pipeline's time: moved by the test, so a
+    /// deadline (a discovery timeout, a presence expiry) fires when the test says.
+    let scheduler = ManualScheduler()
+    var clock: ManualClock { scheduler.clock }
     /// The grant store, manifests and client scripts; removed when the harness goes.
     let scratch: ScratchDirectory
     var directory: String { scratch.path }
@@ -37,13 +40,13 @@ final class ServiceHarness {
         for manifest in manifests { catalog.manifests[manifest.app] = manifest }
         store = GrantStore(directory: scratch.path)
         for grant in grants { try store.save(grant) }
-        pipeline = DiscoveryPipeline(clock: clock)
+        pipeline = DiscoveryPipeline(clock: scheduler)
         let catalog = self.catalog
         service = try AccessoryService(connection: connection, logger: log.logger,
                                        apps: { catalog }, manifestDirectories: scratch.path("apps.d"),
                                        administratorGroup: administratorGroup,
-                                       center: AuthorizationCenter(store: store, pipeline: pipeline, logger: log.logger, loop: loop),
-                                       loop: loop)
+                                       center: AuthorizationCenter(store: store, pipeline: pipeline, logger: log.logger, scheduler: scheduler),
+                                       loop: loop, scheduler: scheduler)
     }
 
     /// The Python prelude every client shares: `call`, `on_signals`, `run`.

@@ -83,7 +83,7 @@ import TestSupport
             run(["PickerDidDismiss"])
             """, as: "nobody")
         h.pump { !h.service.center.requests.isEmpty }
-        h.clock.advance(by: .seconds(2))
+        h.scheduler.advance(by: .seconds(2))
         #expect(h.finish(app).hasSuffix("signal PickerDidDismiss org.accessoryagent.Error.discoveryTimeout nothing matching was found within the discovery timeout\n"))
         #expect(h.service.center.requests.isEmpty)
     }

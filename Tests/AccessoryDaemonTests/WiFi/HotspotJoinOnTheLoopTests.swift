@@ -11,7 +11,8 @@ import TestSupport
 /// A join driven on the event loop against a control socket standing in for
 /// wpa_supplicant (a real unix datagram socket): one that never answers, and
 /// one that plays a whole join ending in a wrong key. Asserted: the order of
-/// things on the loop and the typed results, never durations.
+/// things on the loop and the typed results, never durations. Timers on a
+/// manual scheduler: a stalled peer's timeout passes without waiting for it.
 @Suite("Hotspot joins on the event loop", .serialized)
 struct HotspotJoinOnTheLoopTests {
     let scratch: ScratchDirectory
@@ -25,15 +26,24 @@ struct HotspotJoinOnTheLoopTests {
         try FileManager.default.createDirectory(atPath: scratch.path("wpa"), withIntermediateDirectories: true)
     }
 
-    private func run(_ loop: EventLoop, until done: () -> Bool) {
-        for _ in 0..<200 where !done() { _ = loop.runOnce(timeout: .seconds(1)) }
+    /// Serves what is ready on the loop; when nothing is, moves the manual
+    /// scheduler to its next deadline (a request's timeout): timeouts pass in
+    /// microseconds. At most 400 turns (a bound against a hang, not a timing).
+    private func run(_ loop: EventLoop, _ scheduler: ManualScheduler, until done: () -> Bool) {
+        for _ in 0..<400 where !done() {
+            if loop.runOnce(timeout: .zero) { continue }
+            scheduler.runDue()
+            if done() { return }
+            if let next = scheduler.nextDeadline, next > scheduler.now { scheduler.advance(to: next) }
+        }
     }
 
     @Test("a stalled wpa_supplicant: the loop serves other sources while the join waits, and the join ends with a typed result")
     func stalled() throws {
         let loop = try EventLoop(pingsWatchdog: false)
+        let scheduler = ManualScheduler()
         let peer = try UnixDatagramPeer(path: scratch.path("wpa/lo"))
-        let joiner = HotspotJoiner(loop: loop, settings: settings)
+        let joiner = HotspotJoiner(loop: loop, settings: settings, scheduler: scheduler)
         var order: [String] = []
         var result: HotspotJoinResult?
         let other = try EventLoopWakeup()
@@ -49,7 +59,7 @@ struct HotspotJoinOnTheLoopTests {
             order.append("join ended")
         }
         #expect(joiner.join(on: "lo") != nil, "the interface is held while the join starts")
-        run(loop, until: { result != nil && joiner.join(on: "lo") == nil })
+        run(loop, scheduler, until: { result != nil && joiner.join(on: "lo") == nil })
 
         #expect(order == ["wpa_supplicant got LIST_NETWORKS", "other source served, join pending", "join ended"])
         #expect(result == .failed(reason: "wpa_supplicant did not answer LIST_NETWORKS"))
@@ -60,8 +70,9 @@ struct HotspotJoinOnTheLoopTests {
     @Test("a whole join, one reply at a time: a wrong key ends it, and the undo restores the previous network")
     func wrongKeyAndUndo() throws {
         let loop = try EventLoop(pingsWatchdog: false)
+        let scheduler = ManualScheduler()
         let peer = try UnixDatagramPeer(path: scratch.path("wpa/lo"))
-        let joiner = HotspotJoiner(loop: loop, settings: settings)
+        let joiner = HotspotJoiner(loop: loop, settings: settings, scheduler: scheduler)
         var requests: [String] = []
         var recordWhileJoining = false
         var eventSocket: String?
@@ -94,7 +105,7 @@ struct HotspotJoinOnTheLoopTests {
 
         var result: HotspotJoinResult?
         try joiner.join(ssid: SSID("Lamp")!, credential: .open, interface: "lo") { result = $0 }
-        run(loop, until: { result != nil && joiner.join(on: "lo") == nil })
+        run(loop, scheduler, until: { result != nil && joiner.join(on: "lo") == nil })
 
         #expect(result == .wrongKey)
         #expect(recordWhileJoining, "the crash-recovery record exists before the network is selected")
@@ -111,8 +122,9 @@ struct HotspotJoinOnTheLoopTests {
     @Test("wpa_supplicant replaced by a new instance mid-join: the join ends with a typed result, and the new one is not touched")
     func supplicantReplaced() throws {
         let loop = try EventLoop(pingsWatchdog: false)
+        let scheduler = ManualScheduler()
         var peer: UnixDatagramPeer? = try UnixDatagramPeer(path: scratch.path("wpa/lo"))
-        let joiner = HotspotJoiner(loop: loop, settings: settings)
+        let joiner = HotspotJoiner(loop: loop, settings: settings, scheduler: scheduler)
         var selected = false
         var peerWatch: WatchToken?
         peerWatch = try loop.watch(fd: peer!.fd) { _ in
@@ -129,7 +141,7 @@ struct HotspotJoinOnTheLoopTests {
         }
         var result: HotspotJoinResult?
         try joiner.join(ssid: SSID("Lamp")!, credential: .open, interface: "lo") { result = $0 }
-        run(loop, until: { selected })
+        run(loop, scheduler, until: { selected })
         #expect(selected)
         #expect(FileManager.default.fileExists(atPath: scratch.path("state/\(JoinRecord.fileName(interface: "lo"))")))
 
@@ -145,7 +157,7 @@ struct HotspotJoinOnTheLoopTests {
             }
         }
         defer { loop.stopWatching(successorWatch) }
-        run(loop, until: { result != nil && joiner.join(on: "lo") == nil })
+        run(loop, scheduler, until: { result != nil && joiner.join(on: "lo") == nil })
 
         #expect(result == .failed(reason: "wpa_supplicant went away"))
         #expect(joiner.join(on: "lo") == nil, "the interface is given back")
@@ -158,10 +170,11 @@ struct HotspotJoinOnTheLoopTests {
     @Test("left while ATTACH waits for its acknowledgement: the network added is removed and the interface given back")
     func leftDuringAttach() throws {
         let loop = try EventLoop(pingsWatchdog: false)
+        let scheduler = ManualScheduler()
         let peer = try UnixDatagramPeer(path: scratch.path("wpa/lo"))
         var long = settings
         long.requestTimeout = .seconds(600)
-        let joiner = HotspotJoiner(loop: loop, settings: long)
+        let joiner = HotspotJoiner(loop: loop, settings: long, scheduler: scheduler)
         var requests: [String] = []
         let peerWatch = try loop.watch(fd: peer.fd) { _ in
             while let request = peer.receive() {
@@ -177,7 +190,7 @@ struct HotspotJoinOnTheLoopTests {
         defer { loop.stopWatching(peerWatch) }
         var result: HotspotJoinResult?
         try joiner.join(ssid: SSID("Lamp")!, credential: .open, interface: "lo") { result = $0 }
-        run(loop, until: { joiner.join(on: "lo") == nil })
+        run(loop, scheduler, until: { joiner.join(on: "lo") == nil })
 
         #expect(joiner.join(on: "lo") == nil, "the interface is given back")
         #expect(result == nil, "a join left by its owner reports nothing more")

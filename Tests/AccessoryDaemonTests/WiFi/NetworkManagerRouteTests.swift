@@ -182,7 +182,7 @@ struct NetworkManagerJoinCleanupTests {
         let client = NetworkManagerClient(connection: try BusConnection(address: bus.address, loop: loop), timeout: .seconds(5))
         let record = NetworkManagerJoinRecord(interface: "lo", profileUUID: NetworkManagerJoinRecord.newUUID(), uplinkUUID: uplink)
         var outcome: NetworkManagerJoinCleanup.Outcome?
-        let cleanup = NetworkManagerJoinCleanup(client: client, record: record, loop: loop, uplinkWait: .seconds(3))
+        let cleanup = NetworkManagerJoinCleanup(client: client, record: record, scheduler: loop, uplinkWait: .seconds(3))
         cleanup.run { outcome = $0 }
         for _ in 0..<100 where outcome == nil { _ = loop.runOnce(timeout: .seconds(1)) }
         #expect(outcome == .restored)

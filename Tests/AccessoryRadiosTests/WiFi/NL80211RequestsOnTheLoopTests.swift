@@ -1,3 +1,4 @@
+import AccessoryCore
 import AccessoryCodecs
 import Foundation
 import Glibc
@@ -88,20 +89,29 @@ struct NL80211RequestsOnTheLoopTests {
         return bytes
     }
 
-    private func scanner(_ loop: EventLoop, _ pair: SocketPair, family: UInt16) throws -> NL80211Scanner {
-        let channel = try NL80211RequestChannel(loop: loop, transport: pair, timeout: .milliseconds(300))
+    private func scanner(_ loop: EventLoop, _ scheduler: ManualScheduler, _ pair: SocketPair, family: UInt16) throws -> NL80211Scanner {
+        let channel = try NL80211RequestChannel(loop: loop, scheduler: scheduler, transport: pair, timeout: .milliseconds(300))
         return NL80211Scanner(familyID: family, requests: channel, events: try GenericNetlinkSocket())
     }
 
-    private func run(_ loop: EventLoop, until done: () -> Bool) {
-        for _ in 0..<200 where !done() { _ = loop.runOnce(timeout: .seconds(1)) }
+    /// Serves what is ready on the loop; when nothing is, moves the manual
+    /// scheduler to its next deadline (a request's timeout): timeouts pass in
+    /// microseconds. At most 400 turns (a bound against a hang, not a timing).
+    private func run(_ loop: EventLoop, _ scheduler: ManualScheduler, until done: () -> Bool) {
+        for _ in 0..<400 where !done() {
+            if loop.runOnce(timeout: .zero) { continue }
+            scheduler.runDue()
+            if done() { return }
+            if let next = scheduler.nextDeadline, next > scheduler.now { scheduler.advance(to: next) }
+        }
     }
 
     @Test("a peer that never answers GET_SCAN: the loop serves other sources meanwhile, and the dump ends with timedOut")
     func stalledDump() throws {
         let loop = try EventLoop(pingsWatchdog: false)
+        let scheduler = ManualScheduler()
         let pair = try SocketPair()
-        let scanner = try scanner(loop, pair, family: 32)
+        let scanner = try scanner(loop, scheduler, pair, family: 32)
         var order: [String] = []
         var outcome: Result<NL80211Scanner.Dump, NL80211RequestError>?
         let other = try EventLoopWakeup()
@@ -116,7 +126,7 @@ struct NL80211RequestsOnTheLoopTests {
             outcome = result
             order.append("dump ended")
         }
-        run(loop, until: { outcome != nil })
+        run(loop, scheduler, until: { outcome != nil })
 
         #expect(order == ["peer got type 32 flags 769", "other source served, dump pending", "dump ended"])
         #expect(throws: NL80211RequestError.timedOut(operation: "GET_SCAN")) { try outcome?.get() }
@@ -125,9 +135,10 @@ struct NL80211RequestsOnTheLoopTests {
     @Test("a dump in many datagrams, after a stale answer, is put together until NLMSG_DONE")
     func multiPartDump() throws {
         let loop = try EventLoop(pingsWatchdog: false)
+        let scheduler = ManualScheduler()
         let pair = try SocketPair()
         let (family, _) = try Self.capturedDump(sequence: 0)
-        let scanner = try scanner(loop, pair, family: family)
+        let scanner = try scanner(loop, scheduler, pair, family: family)
         var partsSent = 0
         let kernelWatch = try loop.watch(fd: pair.kernel) { _ in
             guard let request = pair.request(), let dump = try? Self.capturedDump(sequence: request.sequence) else { return }
@@ -141,7 +152,7 @@ struct NL80211RequestsOnTheLoopTests {
         defer { loop.stopWatching(kernelWatch) }
         var outcome: Result<NL80211Scanner.Dump, NL80211RequestError>?
         scanner.scanResults(interfaceIndex: 3) { outcome = $0 }
-        run(loop, until: { outcome != nil })
+        run(loop, scheduler, until: { outcome != nil })
 
         let dump = try #require(try outcome?.get())
         #expect(partsSent == 3)
@@ -152,8 +163,9 @@ struct NL80211RequestsOnTheLoopTests {
     @Test("TRIGGER_SCAN: EBUSY is busy, another errno a kernel error, bytes that are not netlink malformed")
     func acknowledgements() throws {
         let loop = try EventLoop(pingsWatchdog: false)
+        let scheduler = ManualScheduler()
         let pair = try SocketPair()
-        let scanner = try scanner(loop, pair, family: 32)
+        let scanner = try scanner(loop, scheduler, pair, family: 32)
         var answers: [(UInt32) -> [UInt8]] = [
             { Self.errorMessage(sequence: $0, errno: 0) },
             { Self.errorMessage(sequence: $0, errno: EBUSY) },
@@ -167,7 +179,7 @@ struct NL80211RequestsOnTheLoopTests {
         var outcomes: [Result<NL80211Scanner.TriggerOutcome, NL80211RequestError>] = []
         let request = NL80211ScanRequest(interfaceIndex: 3, probing: .passive)
         for _ in 0..<4 { scanner.trigger(request) { outcomes.append($0) } }
-        run(loop, until: { outcomes.count == 4 })
+        run(loop, scheduler, until: { outcomes.count == 4 })
 
         #expect(outcomes.count == 4)
         guard outcomes.count == 4 else { return }
@@ -180,9 +192,10 @@ struct NL80211RequestsOnTheLoopTests {
     @Test("ENOBUFS in the middle of a dump ends it as incomplete; its rest is skipped and the next dump is whole")
     func lostParts() throws {
         let loop = try EventLoop(pingsWatchdog: false)
+        let scheduler = ManualScheduler()
         let pair = try SocketPair()
         let (family, _) = try Self.capturedDump(sequence: 0)
-        let scanner = try scanner(loop, pair, family: family)
+        let scanner = try scanner(loop, scheduler, pair, family: family)
         var requests = 0
         let kernelWatch = try loop.watch(fd: pair.kernel) { _ in
             while let request = pair.request(), let dump = try? Self.capturedDump(sequence: request.sequence) {
@@ -202,9 +215,9 @@ struct NL80211RequestsOnTheLoopTests {
         var first: Result<NL80211Scanner.Dump, NL80211RequestError>?
         var second: Result<NL80211Scanner.Dump, NL80211RequestError>?
         scanner.scanResults(interfaceIndex: 3) { first = $0 }
-        run(loop, until: { first != nil })
+        run(loop, scheduler, until: { first != nil })
         scanner.scanResults(interfaceIndex: 3) { second = $0 }
-        run(loop, until: { second != nil })
+        run(loop, scheduler, until: { second != nil })
 
         #expect(throws: NL80211RequestError.transport(SystemError(operation: "nl_recv", errno: ENOBUFS))) { try first?.get() }
         #expect(try second?.get().results.count == 2)

@@ -1,3 +1,4 @@
+import AccessoryCore
 import AccessoryCodecs
 import Foundation
 import Glibc
@@ -10,26 +11,34 @@ import TestSupport
 /// wpa_supplicant's requests on the event loop, against a control socket that
 /// is a real unix datagram socket: one that never answers (the stalled peer)
 /// and one that answers late. What is asserted is the order of things on the
-/// loop, never how long anything took; the client's timeout is short only so
-/// the tests end soon.
+/// loop, never how long anything took; the timeouts run on a manual
+/// scheduler, so none is waited for.
 @Suite("wpa_supplicant requests on the event loop", .serialized)
 struct WPARequestsOnTheLoopTests {
     let scratch: ScratchDirectory
 
     init() throws { scratch = try ScratchDirectory("wpa-loop") }
 
-    /// Runs the loop until `done`, at most `iterations` times (a bound against a hang, not a timing).
-    private func run(_ loop: EventLoop, until done: () -> Bool, iterations: Int = 200) {
-        for _ in 0..<iterations where !done() { _ = loop.runOnce(timeout: .seconds(1)) }
+    /// Serves what is ready on the loop; when nothing is, moves the manual
+    /// scheduler to its next deadline (a request's timeout): timeouts pass in
+    /// microseconds. At most 400 turns (a bound against a hang, not a timing).
+    private func run(_ loop: EventLoop, _ scheduler: ManualScheduler, until done: () -> Bool) {
+        for _ in 0..<400 where !done() {
+            if loop.runOnce(timeout: .zero) { continue }
+            scheduler.runDue()
+            if done() { return }
+            if let next = scheduler.nextDeadline, next > scheduler.now { scheduler.advance(to: next) }
+        }
     }
 
     @Test("a wpa_supplicant that never answers: the loop serves other sources meanwhile, and the request ends with noReply")
     func stalledPeer() throws {
         let loop = try EventLoop(pingsWatchdog: false)
+        let scheduler = ManualScheduler()
         let peer = try UnixDatagramPeer(path: scratch.path("wlan9"))
         let client = try WPASupplicantClient(
             interface: "wlan9", controlDirectory: scratch.path, runtimeDirectory: scratch.path,
-            requestTimeout: .milliseconds(300), loop: loop)
+            requestTimeout: .milliseconds(300), loop: loop, scheduler: scheduler)
         var order: [String] = []
         var outcome: Result<[WPANetworkListEntry], WPAControlError>?
 
@@ -47,7 +56,7 @@ struct WPARequestsOnTheLoopTests {
             outcome = result
             order.append("request ended")
         }
-        run(loop, until: { outcome != nil })
+        run(loop, scheduler, until: { outcome != nil })
 
         #expect(order == ["peer got LIST_NETWORKS", "other source served, request pending", "request ended"])
         guard case .failure(let error)? = outcome else {
@@ -60,10 +69,11 @@ struct WPARequestsOnTheLoopTests {
     @Test("after a timeout a late reply reaches nobody, and the next request gets its own reply")
     func lateReply() throws {
         let loop = try EventLoop(pingsWatchdog: false)
+        let scheduler = ManualScheduler()
         let peer = try UnixDatagramPeer(path: scratch.path("wlan9"))
         let client = try WPASupplicantClient(
             interface: "wlan9", controlDirectory: scratch.path, runtimeDirectory: scratch.path,
-            requestTimeout: .milliseconds(300), loop: loop)
+            requestTimeout: .milliseconds(300), loop: loop, scheduler: scheduler)
         var senders: [String] = []
         var lateDelivered: Bool?
         let peerWatch = try loop.watch(fd: peer.fd) { _ in
@@ -81,9 +91,9 @@ struct WPARequestsOnTheLoopTests {
         var first: Result<[UInt8], WPAControlError>?
         var second: Result<[UInt8], WPAControlError>?
         client.request(.status) { first = $0 }
-        run(loop, until: { first != nil })
+        run(loop, scheduler, until: { first != nil })
         client.request(.ping) { second = $0 }
-        run(loop, until: { second != nil })
+        run(loop, scheduler, until: { second != nil })
 
         #expect(first.map { if case .failure(.noReply(command: "STATUS")) = $0 { true } else { false } } == true)
         #expect(try second?.get() == Array("PONG\n".utf8))
@@ -94,10 +104,11 @@ struct WPARequestsOnTheLoopTests {
     @Test("requests beyond the queue's bound are refused with queueFull; those queued end in order")
     func bounded() throws {
         let loop = try EventLoop(pingsWatchdog: false)
+        let scheduler = ManualScheduler()
         let peer = try UnixDatagramPeer(path: scratch.path("wlan9"))
         _ = peer
         let queue = WPARequestQueue(
-            loop: loop, controlPath: scratch.path("wlan9"), localPath: { [path = scratch.path] in "\(path)/q-\($0)" },
+            loop: loop, scheduler: scheduler, controlPath: scratch.path("wlan9"), localPath: { [path = scratch.path] in "\(path)/q-\($0)" },
             timeout: .milliseconds(100), capacity: 2)
         var results: [String] = []
         for _ in 0..<4 {
@@ -109,7 +120,7 @@ struct WPARequestsOnTheLoopTests {
                 }
             }
         }
-        run(loop, until: { results.count == 4 })
+        run(loop, scheduler, until: { results.count == 4 })
         // One in flight, two waiting, the fourth refused (first, since it is refused at once).
         #expect(results == ["queueFull", "noReply", "noReply", "noReply"])
     }
