@@ -60,7 +60,6 @@ let package = Package(
             name: "AccessoryRadios",
             dependencies: [
                 "AccessoryCore", "AccessoryCodecs", "AccessoryPlatform", "CNetlink", "CBluetooth",
-                .product(name: "Logging", package: "swift-log"),
             ]),
 
         // The bus contract, declared once for both ends of the bus.
@@ -87,7 +86,7 @@ let package = Package(
             ]),
         .target(
             name: "AccessoryctlCommand",
-            dependencies: ["AccessoryCommandLine", "AccessorySetup", "AccessoryCore", "AccessoryPlatform", "AccessoryWire"]),
+            dependencies: ["AccessoryCommandLine", "AccessoryCore", "AccessoryPlatform", "AccessoryWire"]),
         // Linked by lld with packed relative relocations (DT_RELR, glibc 2.36 or
         // later: Debian 12 and trixie): ~33,000 relocations in 6 kB instead of
         // 770 kB of .rela.dyn read at every start. No symbol exported: the Swift
