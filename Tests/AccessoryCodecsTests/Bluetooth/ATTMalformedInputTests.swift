@@ -46,9 +46,14 @@ import Testing
                      "05 02 0100 9ecadc240ee5a9e0 93f3a3b5 0100406e", "01 0a 0300 0a", "1b 0300 3231"]
         for hex in valid {
             let bytes = bluetoothHex(hex)
-            _ = try ATTPDU(decoding: bytes)
-            for length in 0..<bytes.count {
-                do { _ = try ATTPDU(decoding: Array(bytes.prefix(length))) } catch {}
+            // The whole PDU decodes to what encodes back to the same bytes.
+            #expect(try ATTPDU(decoding: bytes).encoded == bytes, "\(hex)")
+            #expect(throws: (any Error).self, "no opcode is no PDU") { try ATTPDU(decoding: []) }
+            for length in 1..<bytes.count {
+                // A prefix that decodes is a PDU of its own: it encodes back to itself, never to the whole.
+                if let pdu = try? ATTPDU(decoding: Array(bytes.prefix(length))) {
+                    #expect(pdu.encoded == Array(bytes.prefix(length)), "\(hex) cut at \(length)")
+                }
             }
         }
     }

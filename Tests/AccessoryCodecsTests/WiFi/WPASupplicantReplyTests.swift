@@ -1,6 +1,7 @@
 import AccessoryCodecs
 import AccessoryCore
 import Testing
+import TestSupport
 
 @Suite("wpa_supplicant replies")
 struct WPASupplicantReplyTests {
@@ -109,18 +110,39 @@ struct WPASupplicantReplyTests {
         #expect(throws: WPAReplyError.networkValue) { try WPAReply.ssidValue(Array("abc".utf8)) }
     }
 
-    @Test("random bytes never crash the reply parsers")
+    /// The fixed seed of `randomReplies`, named in every failure so that it can be replayed.
+    static let randomRepliesSeed: UInt64 = 0x5EED_0025
+
+    @Test("random bytes never crash the reply parsers, which answer the same bytes the same way and both accept and refuse some")
     func randomReplies() {
-        var generator = SystemRandomNumberGenerator()
+        var generator = SplitMix64(seed: Self.randomRepliesSeed)
+        let alphabet = Array("=\t\n\\\"x0aFOKAIL-[]CURRENT ".utf8) + [0xFF, 0x00]
+        // Whether accepted, or the error refusing it (a value's description may list a dictionary in any order).
+        func outcome(_ parse: () throws -> Any) -> String {
+            do { _ = try parse(); return "accepted" } catch { return "refused \(error)" }
+        }
+        func outcomes(_ reply: [UInt8]) -> [String] {
+            [
+                outcome { try WPAReply.status(reply) },
+                outcome { try WPAReply.networkList(Array("network id / ssid / bssid / flags\n".utf8) + reply) },
+                outcome { try WPAReply.ssidValue(reply) },
+                outcome { try WPAReply.networkID(reply) },
+                outcome { try WPAEventParser.parse(Array("<3>CTRL-EVENT-SSID-TEMP-DISABLED ".utf8) + reply) },
+            ]
+        }
+        var accepted = 0
+        var refused = 0
         for _ in 0..<2000 {
             let count = Int.random(in: 0..<64, using: &generator)
-            let alphabet = Array("=\t\n\\\"x0aFOKAIL-[]CURRENT ".utf8) + [0xFF, 0x00]
             let reply = (0..<count).map { _ in alphabet.randomElement(using: &generator)! }
-            _ = try? WPAReply.status(reply)
-            _ = try? WPAReply.networkList(Array("network id / ssid / bssid / flags\n".utf8) + reply)
-            _ = try? WPAReply.ssidValue(reply)
-            _ = try? WPAReply.networkID(reply)
-            _ = try? WPAEventParser.parse(Array("<3>CTRL-EVENT-SSID-TEMP-DISABLED ".utf8) + reply)
+            let first = outcomes(reply)
+            // Pure over bytes: the same reply gets the same answer.
+            #expect(outcomes(reply) == first, "reply \(reply), seed \(Self.randomRepliesSeed)")
+            accepted += first.filter { $0.hasPrefix("accepted") }.count
+            refused += first.filter { $0.hasPrefix("refused") }.count
         }
+        // Both paths were reached, so the run exercised more than the parsers' first check.
+        #expect(accepted > 0, "seed \(Self.randomRepliesSeed)")
+        #expect(refused > 0, "seed \(Self.randomRepliesSeed)")
     }
 }

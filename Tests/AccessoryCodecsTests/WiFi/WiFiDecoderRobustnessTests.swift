@@ -67,9 +67,12 @@ struct WiFiDecoderRobustnessTests {
 
     @Test func everyCapturedElementRunWithFlippedBytes() throws {
         let results = try NL80211ScanResultDecoder.decodeDump(WiFiLabFixtures.scanDump())
+        #expect(!results.isEmpty, "the captured dump has BSSes to mutate")
         var generator = SplitMix64(seed: 0xF11B)
+        var refusedMutations = 0
         for result in results {
             let elements = result.informationElements
+            #expect(throws: Never.self, "the captured elements themselves parse") { try InformationElements.parse(elements) }
             for _ in 0..<100 {
                 var mutated = elements
                 for _ in 0..<3 {
@@ -83,9 +86,12 @@ struct WiFiDecoderRobustnessTests {
                 } catch {
                     // Typed throws: any error here is an IEParsingError case.
                     _ = error as IEParsingError
+                    refusedMutations += 1
                 }
             }
         }
+        // Flipped bytes reach the refusals too, not only elements that still parse.
+        #expect(refusedMutations > 0)
     }
 
     @Test func everyCapturedMessageWithFlippedBytes() throws {
