@@ -38,16 +38,16 @@ public final class AuthorizationCenter {
 
     // MARK: Carrying decisions out
 
-    typealias Input<Result> = (inout AuthorizationCore, MonotonicInstant, AccessoryRegistry) throws(AccessorySetupError) -> (Result, AuthorizationDecision)
+    typealias Input<Result> = AuthorizationCore.Input<Result>
 
-    /// One input as a transaction: the core's new state is kept only once
-    /// its grant write is durable; a failed write leaves everything as it
-    /// was and fails the call.
+    /// One input as a transaction (`AuthorizationCore.transact`): the core's
+    /// new state is kept only once its grant write is durable; a failed
+    /// write leaves everything as it was and fails the call.
     func transact<Result>(_ input: Input<Result>) throws(AccessorySetupError) -> Result {
-        var next = core
-        let (result, decision) = try input(&next, pipeline.now, pipeline.registry)
-        if let write = decision.grantWrite { try perform(write) }
-        core = next
+        let (result, decision) = try core.transact(
+            at: pipeline.now, registry: pipeline.registry,
+            // The core's grants after the input are the store's next content.
+            persist: { [self] _, grants throws(AccessorySetupError) in try persist(grants.all) }, input)
         // Every advertisement heard comes through here: an empty decision costs nothing more.
         if !decision.isEmpty { carryOut(decision) }
         return result
@@ -61,16 +61,9 @@ public final class AuthorizationCenter {
         }
     }
 
-    private func perform(_ write: GrantWrite) throws(AccessorySetupError) {
+    private func persist(_ grants: [AccessoryID: Grant]) throws(AccessorySetupError) {
         do {
-            switch write {
-            case .save(let grant): try store.save(grant)
-            case .saveAll(let grants):
-                var next = store.grants
-                for grant in grants { next[grant.accessory] = grant }
-                try store.replaceAll(next)
-            case .remove(let id): try store.remove(id)
-            }
+            try store.write(grants)
         } catch {
             logger.error("Cannot write the grant store: \(error)", metadata: ["grant_store": "\(store.path)"])
             throw AccessorySetupError(.unknown, reason: .message("cannot write the grant store: \(error)"))
@@ -78,28 +71,20 @@ public final class AuthorizationCenter {
     }
 
     private func carryOut(_ decision: AuthorizationDecision) {
-        for change in decision.indexChanges {
-            switch change {
-            case .insert(let match, let descriptor): try? pipeline.index.insert(descriptor, id: match.descriptorID, app: match.app)
-            case .remove(let match): _ = pipeline.index.remove(match)
-            }
-        }
+        pipeline.index.apply(decision.indexChanges)
         for line in decision.log { write(line) }
         for notice in decision.notices { notify(notice) }
         for next in decision.followUps {
-            switch next {
-            case .approveByPolicy(let number):
-                do {
-                    try transact { core, now, registry throws(AccessorySetupError) in
-                        ((), core.approveByPolicy(number, registry: registry, at: now))
-                    }
-                } catch {
+            let input = next.input(index: pipeline.index)
+            do {
+                try transact { core, now, registry throws(AccessorySetupError) in ((), input(&core, now, registry)) }
+            } catch {
+                if case .approveByPolicy(let number) = next {
                     logger.warning("The approval window could not approve request \(number): \(error)",
                                    metadata: ["request": "\(number)"])
+                } else {
+                    logger.warning("A decision could not be carried out: \(error)")
                 }
-            case .offerRecentlyHeard(let number):
-                let index = pipeline.index
-                apply { core, now, registry in core.offerRecentlyHeard(number, registry: registry, index: index, at: now) }
             }
         }
         reschedule()

@@ -3,27 +3,25 @@ import AccessoryCore
 import AccessoryPlatform
 
 /// The grants on disk, under the state directory (/var/lib/accessoryd).
-/// `save` returns only once the new store is durable, so a grant is
-/// acknowledged to an app only after it would survive a power cut.
+/// A write returns only once the new store is durable, so a grant is
+/// acknowledged to an app only after it would survive a power cut. It keeps
+/// no copy in memory: the authorization core's grants are the one copy, and
+/// the center writes them here whole after every change.
 public final class GrantStore {
     public let path: String
     /// The state directory; made on the first write when accessoryd runs
     /// outside systemd (which makes it from StateDirectory=).
     public let directory: String
-    public private(set) var grants: [AccessoryID: Grant] = [:] {
-        didSet {
-            byIdentity = [:]
-            for grant in grants.values {
-                if let identity = DeviceIdentity(grant) { byIdentity[identity] = grant.accessory }
-            }
-        }
+    /// What the store holds on disk now, read afresh: for the center's start
+    /// (after `load`) and for tests. Empty when there is no store, or it
+    /// cannot be read (`load` reports and sets aside a damaged one).
+    public var grants: [AccessoryID: Grant] {
+        guard let bytes = try? FileSystem.readFileIfPresent(path, limit: Self.sizeLimit),
+              let loaded = try? GrantStoreCodec.decode(bytes) else { return [:] }
+        return Dictionary(loaded.map { ($0.accessory, $0) }) { first, _ in first }
     }
-    /// Every advertisement heard asks whether its device is granted: a
-    /// lookup, not a walk over the grants (rebuilt on each rare write).
-    private var byIdentity: [DeviceIdentity: AccessoryID] = [:]
 
-    /// The grant of the device `identity` names, if any app holds it.
-    public func grant(for identity: DeviceIdentity) -> Grant? { byIdentity[identity].flatMap { grants[$0] } }
+    private static let sizeLimit = 16 << 20
 
     /// What `load` found, for the daemon to report.
     public enum LoadOutcome: Equatable, Sendable {
@@ -43,14 +41,10 @@ public final class GrantStore {
     public func load() throws(SystemError) -> LoadOutcome {
         // A write a crash or power cut interrupted leaves its temporary file; the store is the renamed one.
         AtomicFile.removeLeftovers(of: path)
-        guard let bytes = try FileSystem.readFileIfPresent(path, limit: 16 << 20) else {
-            grants = [:]
-            return .empty
-        }
+        guard let bytes = try FileSystem.readFileIfPresent(path, limit: Self.sizeLimit) else { return .empty }
         do throws(GrantStoreError) {
             let loaded = try GrantStoreCodec.decode(bytes)
-            grants = Dictionary(loaded.map { ($0.accessory, $0) }) { first, _ in first }
-            return .loaded(count: grants.count)
+            return .loaded(count: Set(loaded.map(\.accessory)).count)
         } catch {
             var aside = "\(path).corrupt"
             var attempt = 1
@@ -59,33 +53,29 @@ public final class GrantStore {
                 aside = "\(path).corrupt-\(attempt)"
             }
             try AtomicFile.setAside(path, as: aside)
-            grants = [:]
             return .setAside(reason: error, setAsideAs: aside)
         }
     }
 
-    /// Adds or replaces a grant and makes the store durable before returning.
-    /// On failure nothing changes, in memory or on disk.
+    /// Makes `all` the store, durable before returning: what the center
+    /// writes after each change its core decides. On failure nothing changes.
+    public func write(_ all: [AccessoryID: Grant]) throws(SystemError) {
+        try AgentDirectories.ensure(directory)
+        try AtomicFile.replace(path, with: GrantStoreCodec.encode(Array(all.values)))
+    }
+
+    /// Adds or replaces one grant in what is on disk (a store made by hand:
+    /// tests, a migration's fixture). On failure nothing changes.
     public func save(_ grant: Grant) throws(SystemError) {
         var next = grants
         next[grant.accessory] = grant
-        try AgentDirectories.ensure(directory)
-        try AtomicFile.replace(path, with: GrantStoreCodec.encode(Array(next.values)))
-        grants = next
+        try write(next)
     }
 
-    /// Replaces every grant at once (a migration adds several in one write).
-    public func replaceAll(_ next: [AccessoryID: Grant]) throws(SystemError) {
-        try AgentDirectories.ensure(directory)
-        try AtomicFile.replace(path, with: GrantStoreCodec.encode(Array(next.values)))
-        grants = next
-    }
-
+    /// Removes one grant from what is on disk; nothing when it is not there.
     public func remove(_ accessory: AccessoryID) throws(SystemError) {
-        guard grants[accessory] != nil else { return }
         var next = grants
-        next.removeValue(forKey: accessory)
-        try AtomicFile.replace(path, with: GrantStoreCodec.encode(Array(next.values)))
-        grants = next
+        guard next.removeValue(forKey: accessory) != nil else { return }
+        try write(next)
     }
 }

@@ -30,18 +30,19 @@ struct AuthorizationWorld {
 
     var now: MonotonicInstant { clock.now }
 
-    typealias Input<Result> = (inout AuthorizationCore, MonotonicInstant, AccessoryRegistry) throws(AccessorySetupError) -> (Result, AuthorizationDecision)
+    typealias Input<Result> = AuthorizationCore.Input<Result>
 
-    /// One input as the adapter runs it: kept only once its write is durable.
+    /// One input as the adapter runs it (`AuthorizationCore.transact`, the
+    /// daemon's code): kept only once its write is "durable".
     @discardableResult
     mutating func run<Result>(_ input: Input<Result>) throws(AccessorySetupError) -> Result {
-        var next = core
-        let (result, decision) = try input(&next, clock.now, registry)
-        if let write = decision.grantWrite {
+        let failWrites = failWrites
+        var durable: [GrantWrite] = []
+        let (result, decision) = try core.transact(at: clock.now, registry: registry, persist: { write, _ throws(AccessorySetupError) in
             if failWrites { throw AccessorySetupError(.unknown, reason: .message("cannot write the grant store: no space left")) }
-            written.append(write)
-        }
-        core = next
+            durable.append(write)
+        }, input)
+        written += durable
         carryOut(decision)
         return result
     }
@@ -50,24 +51,12 @@ struct AuthorizationWorld {
         try? run { core, now, registry throws(AccessorySetupError) in ((), input(&core, now, registry)) }
     }
 
+    /// What the daemon's center does with a decision, in its order, in memory.
     private mutating func carryOut(_ decision: AuthorizationDecision) {
-        for change in decision.indexChanges {
-            switch change {
-            case .insert(let match, let descriptor): try? index.insert(descriptor, id: match.descriptorID, app: match.app)
-            case .remove(let match): _ = index.remove(match)
-            }
-        }
+        index.apply(decision.indexChanges)
         log += decision.log
         notices += decision.notices.map(Self.describe)
-        for next in decision.followUps {
-            switch next {
-            case .approveByPolicy(let number):
-                apply { core, now, registry in core.approveByPolicy(number, registry: registry, at: now) }
-            case .offerRecentlyHeard(let number):
-                let index = self.index
-                apply { core, now, registry in core.offerRecentlyHeard(number, registry: registry, index: index, at: now) }
-            }
-        }
+        for next in decision.followUps { apply(next.input(index: index)) }
     }
 
     /// Forgets what was noticed so far, so a test reads only what follows.

@@ -49,16 +49,6 @@ import TestSupport
             == .setAside(reason: .truncated, setAsideAs: store.path + ".corrupt-2"))
     }
 
-    @Test func aGrantIsFoundByTheDeviceItNames() throws {
-        let store = GrantStore(directory: directory)
-        try store.save(grant)
-        let identity = try #require(DeviceIdentity(grant))
-        #expect(store.grant(for: identity) == grant)
-        #expect(store.grant(for: .wifi(SSID("elsewhere")!)) == nil)
-        try store.remove(grant.accessory)
-        #expect(store.grant(for: identity) == nil)
-    }
-
     @Test func aMissingStateDirectoryIsMadeOnTheFirstSave() throws {
         let store = GrantStore(directory: directory + "/state")
         try store.save(grant)
