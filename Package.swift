@@ -145,6 +145,8 @@ let package = Package(
             name: "AccessoryRadiosTests",
             dependencies: ["AccessoryRadios", "AccessoryPlatform", "AccessoryCodecs", "AccessoryCore", "TestSupport"]),
         .testTarget(name: "AccessoryDaemonTests", dependencies: ["AccessoryDaemon", "AccessoryWire", "TestSupport"]),
+        // accessoryctl as a process: offline, and against a fake Admin1 on a private bus.
+        .testTarget(name: "AccessoryctlTests", dependencies: ["AccessoryPlatform", "TestSupport"]),
         // AccessoryDaemon: what the real service does with the library's calls, where FakeAgent cannot tell.
         .testTarget(
             name: "AccessorySetupTests",

@@ -9,10 +9,7 @@ import TestSupport
 /// The host has no radios, so this is also the "no radios at all" case.
 @Suite(.serialized) struct DaemonProcessTests {
     /// accessoryd sits beside the test bundle in the build folder.
-    static var daemonPath: String {
-        let me = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? ""
-        return URL(fileURLWithPath: me).deletingLastPathComponent().appendingPathComponent("accessoryd").path
-    }
+    static var daemonPath: String { BuiltPrograms.accessoryd }
 
     /// The configuration and the notify socket; each test stops its daemon before it goes.
     let scratch: ScratchDirectory

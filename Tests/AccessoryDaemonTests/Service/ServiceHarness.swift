@@ -142,7 +142,7 @@ final class ServiceHarness {
     /// `setpriv` with these options: status and stdout.
     func accessoryctl(_ arguments: [String], input: String? = nil, setpriv: [String] = []) throws -> (status: Int32, out: String, err: String) {
         let process = Process()
-        let command = [AccessoryctlProcessTests.accessoryctl] + arguments + ["--bus-address", bus.address]
+        let command = [BuiltPrograms.accessoryctl] + arguments + ["--bus-address", bus.address]
         process.executableURL = URL(fileURLWithPath: setpriv.isEmpty ? command[0] : "/usr/bin/setpriv")
         process.arguments = setpriv.isEmpty ? Array(command.dropFirst()) : setpriv + command
         let out = Pipe()

@@ -5,22 +5,13 @@ import TestSupport
 /// accessoryctl's offline checks, run as the administrator runs them: as the
 /// package installs it, a link named accessoryctl to the multi-call accessoryd.
 @Suite struct AccessoryctlProcessTests {
-    static let accessoryctl: String = {
-        let directory = URL(fileURLWithPath: DaemonProcessTests.daemonPath).deletingLastPathComponent()
-            .appendingPathComponent("multi-call")
-        let link = directory.appendingPathComponent("accessoryctl").path
-        try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        if (try? FileManager.default.destinationOfSymbolicLink(atPath: link)) == nil {
-            try? FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "../accessoryd")
-        }
-        return link
-    }()
+    static var accessoryctl: String { BuiltPrograms.accessoryctl }
 
     @Test func theMultiCallBinaryIsTheDaemonUnderItsOwnName() throws {
         let control = try Self.runAlone(["--help"])
         #expect(control.status == 0)
         #expect(control.out.contains("The administrator's tool for accessoryd."))
-        let daemon = try Self.runAlone(["--help"], program: DaemonProcessTests.daemonPath)
+        let daemon = try Self.runAlone(["--help"], program: BuiltPrograms.accessoryd)
         #expect(daemon.out.contains("Discovers Bluetooth LE and Wi-Fi accessories"))
         #expect(!daemon.out.contains("The administrator's tool"))
     }
