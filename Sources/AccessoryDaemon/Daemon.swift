@@ -55,7 +55,7 @@ public final class Daemon {
     /// Joins accessories' hotspots for apps.
     private var hotspots: HotspotJoiner?
     /// Grants survive restarts here; systemd's StateDirectory= names the place.
-    public let grants = GrantStore(directory: AgentDirectories.state)
+    public let grants = GrantStore(directory: DaemonDirectories.state)
     /// Descriptors given with `--descriptors`, kept to tell the radios what to look for.
     private var descriptorEntries: [DescriptorFile.Entry] = []
     private let appLoader: AppCatalogLoader

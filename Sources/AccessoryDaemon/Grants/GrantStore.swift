@@ -31,7 +31,7 @@ public final class GrantStore {
         case setAside(reason: GrantStoreError, setAsideAs: String)
     }
 
-    public init(directory: String = AgentDirectories.state) {
+    public init(directory: String = DaemonDirectories.state) {
         self.directory = directory
         path = directory + "/grants"
     }
@@ -60,7 +60,7 @@ public final class GrantStore {
     /// Makes `all` the store, durable before returning: what the center
     /// writes after each change its core decides. On failure nothing changes.
     public func write(_ all: [AccessoryID: Grant]) throws(SystemError) {
-        try AgentDirectories.ensure(directory)
+        try DaemonDirectories.ensure(directory)
         try AtomicFile.replace(path, with: GrantStoreCodec.encode(Array(all.values)))
     }
 

@@ -290,7 +290,7 @@ public final class HotspotJoin: ActiveHotspotJoin {
             // The temporary network went with it (it was never saved), and the
             // network ids of the one that replaces it are not ours to change:
             // its own configuration brings the uplink back.
-            try? AgentDirectories.remove(recordPath)
+            try? DaemonDirectories.remove(recordPath)
             logger.warning("wpa_supplicant on \(interface) went away during the hotspot join; nothing of the join is left to undo",
                            metadata: ["wifi.interface": "\(interface)", "wifi.event": "hotspot-supplicant-gone",
                                       "wifi.temporary_network": "\(record.temporaryNetwork)"])
@@ -327,7 +327,7 @@ public final class HotspotJoin: ActiveHotspotJoin {
 
     private func restoredOrNot(_ restored: Bool) {
         if restored {
-            try? AgentDirectories.remove(recordPath)
+            try? DaemonDirectories.remove(recordPath)
             logger.info("Left the hotspot on \(interface); previous network restored",
                         metadata: ["wifi.interface": "\(interface)", "wifi.event": "hotspot-left"])
         } else {

@@ -28,8 +28,8 @@ public struct HotspotJoinSettings: Sendable {
     public var requestTimeout: Duration
 
     public init(
-        controlDirectory: String = "/run/wpa_supplicant", runtimeDirectory: String = AgentDirectories.runtime,
-        stateDirectory: String = AgentDirectories.state, dhcpProgram: String = DHCPClientProcess.defaultProgram,
+        controlDirectory: String = "/run/wpa_supplicant", runtimeDirectory: String = DaemonDirectories.runtime,
+        stateDirectory: String = DaemonDirectories.state, dhcpProgram: String = DHCPClientProcess.defaultProgram,
         networkManagerDirectory: String = NetworkManagerDeviceState.defaultDirectory,
         policy: HotspotJoinPolicy = HotspotJoinPolicy(), requestTimeout: Duration = .seconds(3)
     ) {

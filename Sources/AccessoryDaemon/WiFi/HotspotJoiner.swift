@@ -71,7 +71,7 @@ public final class HotspotJoiner {
         let managed: Bool
         do {
             managed = try NetworkManagerDeviceState.manages(interface, directory: settings.networkManagerDirectory)
-            try AgentDirectories.ensure(settings.runtimeDirectory)
+            try DaemonDirectories.ensure(settings.runtimeDirectory)
         } catch {
             throw .system(error)
         }
@@ -99,7 +99,7 @@ public final class HotspotJoiner {
             loop: loop, scheduler: scheduler, client: client, ssid: ssid, credential: credential,
             controlDirectory: settings.controlDirectory, recordPath: recordPath,
             writeRecord: { record throws(SystemError) in
-                try AgentDirectories.ensure(stateDirectory)
+                try DaemonDirectories.ensure(stateDirectory)
                 try AtomicFile.replace(recordPath, with: record.encoded)
             },
             machine: HotspotJoinStateMachine(interface: interface, policy: settings.policy, clock: scheduler),
@@ -120,7 +120,7 @@ public final class HotspotJoiner {
         let join = NetworkManagerJoin(
             loop: loop, scheduler: scheduler, client: client, interface: interface, ssid: ssid, credential: credential, recordPath: recordPath,
             writeRecord: { record throws(SystemError) in
-                try AgentDirectories.ensure(stateDirectory)
+                try DaemonDirectories.ensure(stateDirectory)
                 try AtomicFile.replace(recordPath, with: record.encoded)
             },
             timeout: settings.networkManagerJoinTimeout,
@@ -159,7 +159,7 @@ public final class HotspotJoiner {
                 continue
             }
             if restore(record) {
-                try? AgentDirectories.remove(path)
+                try? DaemonDirectories.remove(path)
                 logger.notice("Restored \(record.interface)'s previous network after an interrupted hotspot join",
                               metadata: ["wifi.interface": "\(record.interface)", "wifi.event": "hotspot-recovered"])
             }
@@ -189,7 +189,7 @@ public final class HotspotJoiner {
                                metadata: ["wifi.interface": "\(record.interface)", "wifi.event": "hotspot-recovery-failed"])
                 return
             }
-            try? AgentDirectories.remove(path)
+            try? DaemonDirectories.remove(path)
             let uplink = outcome == .restored ? "is active again" : "was not there to restore"
             logger.notice("Removed the hotspot profile \(record.profileUUID) an interrupted join left in NetworkManager; \(record.interface)'s uplink \(uplink)",
                           metadata: ["wifi.interface": "\(record.interface)", "wifi.event": "hotspot-recovered"])
@@ -199,7 +199,7 @@ public final class HotspotJoiner {
     private func restore(_ record: JoinRecord) -> Bool {
         DHCPClientProcess.stopLeftover(pidFile: record.dhcpPIDFile)
         do {
-            try AgentDirectories.ensure(settings.runtimeDirectory)
+            try DaemonDirectories.ensure(settings.runtimeDirectory)
             let client = try WPASupplicantClient(
                 interface: record.interface, controlDirectory: record.controlDirectory,
                 runtimeDirectory: settings.runtimeDirectory)

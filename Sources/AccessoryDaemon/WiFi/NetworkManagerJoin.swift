@@ -312,7 +312,7 @@ public final class NetworkManagerJoin: ActiveHotspotJoin {
     private func restored(_ outcome: NetworkManagerJoinCleanup.Outcome) {
         switch outcome {
         case .restored, .noUplink:
-            try? AgentDirectories.remove(recordPath)
+            try? DaemonDirectories.remove(recordPath)
             let uplink = outcome == .restored ? "uplink active again" : "no uplink to restore"
             logger.info("Left the hotspot on \(interface); NetworkManager's profile removed, \(uplink)",
                         metadata: ["wifi.interface": "\(interface)", "wifi.event": "hotspot-left"])

@@ -3,7 +3,7 @@ import Glibc
 /// Where accessoryd keeps files of its own: systemd's RuntimeDirectory= and
 /// StateDirectory= (passed as $RUNTIME_DIRECTORY, $STATE_DIRECTORY), or
 /// /run/accessoryd and /var/lib/accessoryd when started by hand. Never /tmp.
-public enum AgentDirectories {
+public enum DaemonDirectories {
     public static var runtime: String { fromEnvironment("RUNTIME_DIRECTORY") ?? "/run/accessoryd" }
     public static var state: String { fromEnvironment("STATE_DIRECTORY") ?? "/var/lib/accessoryd" }
 
