@@ -10,10 +10,10 @@ extension AccessorySession {
     public func openBluetoothChannel(to accessory: Accessory, psm: UInt16 = 0) async throws(AccessorySetupError) -> BluetoothChannel {
         let (thread, path) = try core.active()
         let fd = try await thread.perform { context throws(AccessorySetupError) -> Int32 in
-            let reply = try AgentCalls.call(context, path: path, interface: BusNames.session, member: Session1.openBluetoothChannel.name) {
+            let reply = try ServiceCalls.call(context, path: path, interface: BusNames.session, member: Session1.openBluetoothChannel.name) {
                 $0.append(objectPath: BusNames.path(of: accessory.id)).append(psm)
             }
-            return try AgentCalls.decode("OpenBluetoothChannel reply") { () throws(BusError) in try reply.takeFileDescriptor() }
+            return try ServiceCalls.decode("OpenBluetoothChannel reply") { () throws(BusError) in try reply.takeFileDescriptor() }
         }
         return BluetoothChannel(fileDescriptor: fd)
     }

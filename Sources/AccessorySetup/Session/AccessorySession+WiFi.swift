@@ -26,12 +26,12 @@ extension AccessorySession {
     public func joinHotspot(of accessory: Accessory, passphrase: String) async throws(AccessorySetupError) -> HotspotJoin {
         let (thread, path) = try core.active()
         return try await thread.perform { context throws(AccessorySetupError) -> HotspotJoin in
-            let reply = try AgentCalls.call(
+            let reply = try ServiceCalls.call(
                 context, path: path, interface: BusNames.session, member: Session1.joinHotspot.name, timeout: .seconds(90)
             ) {
                 $0.append(objectPath: BusNames.path(of: accessory.id)).append(passphrase)
             }
-            return try AgentCalls.decode("JoinHotspot reply") { () throws(BusError) in
+            return try ServiceCalls.decode("JoinHotspot reply") { () throws(BusError) in
                 HotspotJoin(result: try reply.readString(), interface: try reply.readString(), address: try reply.readString())
             }
         }
@@ -41,7 +41,7 @@ extension AccessorySession {
     public func leaveHotspot(of accessory: Accessory) async throws(AccessorySetupError) {
         let (thread, path) = try core.active()
         try await thread.perform { context throws(AccessorySetupError) in
-            _ = try AgentCalls.call(context, path: path, interface: BusNames.session, member: Session1.leaveHotspot.name) {
+            _ = try ServiceCalls.call(context, path: path, interface: BusNames.session, member: Session1.leaveHotspot.name) {
                 $0.append(objectPath: BusNames.path(of: accessory.id))
             }
         }

@@ -100,7 +100,7 @@ public final class AccessorySession: Sendable {
         let core = self.core
         if let thread = ending.thread, let path = ending.path {
             let posted = thread.post { context in
-                _ = try? AgentCalls.call(context, path: path, interface: BusNames.session, member: Session1.invalidate.name)
+                _ = try? ServiceCalls.call(context, path: path, interface: BusNames.session, member: Session1.invalidate.name)
                 core.finish(ending)
             }
             if posted { return }
@@ -139,7 +139,7 @@ public final class AccessorySession: Sendable {
                     case .cancelled: return waiter.resume(returning: AccessorySetupError.pickerTaskCancelled)
                     }
                     do throws(AccessorySetupError) {
-                        _ = try AgentCalls.call(context, path: path, interface: BusNames.session, member: Session1.showPicker.name) {
+                        _ = try ServiceCalls.call(context, path: path, interface: BusNames.session, member: Session1.showPicker.name) {
                             $0.append(items: items).append(settings: settings)
                         }
                         _ = core.pickerAnswered(token, refused: false)
@@ -158,7 +158,7 @@ public final class AccessorySession: Sendable {
             thread.post { context in
                 guard core.withdrawsAbandonedPicker else { return }
                 // Ignored: the picker may have ended meanwhile.
-                _ = try? AgentCalls.call(context, path: path, interface: BusNames.session, member: Session1.dismissPicker.name)
+                _ = try? ServiceCalls.call(context, path: path, interface: BusNames.session, member: Session1.dismissPicker.name)
             }
         }
         if let outcome { throw outcome }
@@ -240,10 +240,10 @@ public final class AccessorySession: Sendable {
     private static func open(
         _ context: BusThread.Context, address: String?, thread: BusThread, core: SessionCore
     ) throws(AccessorySetupError) -> (path: String, accessories: [Accessory]) {
-        let connection = try AgentCalls.connect(context, address: address)
-        let opened = try AgentCalls.call(
+        let connection = try ServiceCalls.connect(context, address: address)
+        let opened = try ServiceCalls.call(
             context, path: BusNames.root, interface: BusNames.manager, member: Manager1.openSession.name)
-        let path = try AgentCalls.decode("OpenSession reply") { () throws(BusError) in try opened.readObjectPath() }
+        let path = try ServiceCalls.decode("OpenSession reply") { () throws(BusError) in try opened.readObjectPath() }
         // Only the agent that opened the session is listened to: the unique
         // name that owned org.accessoryagent and answered OpenSession.
         let agent = opened.sender
@@ -264,10 +264,10 @@ public final class AccessorySession: Sendable {
         } catch {
             throw AccessorySetupError(.activationFailed, reason: .message("\(error)"))
         }
-        let activated = try AgentCalls.call(context, path: path, interface: BusNames.session, member: Session1.activate.name)
-        let paths = try AgentCalls.decode("Activate reply") { () throws(BusError) in try activated.readObjectPaths() }
+        let activated = try ServiceCalls.call(context, path: path, interface: BusNames.session, member: Session1.activate.name)
+        let paths = try ServiceCalls.decode("Activate reply") { () throws(BusError) in try activated.readObjectPaths() }
         var accessories: [Accessory] = []
-        for accessoryPath in paths { accessories.append(try AgentCalls.accessory(context, path: accessoryPath)) }
+        for accessoryPath in paths { accessories.append(try ServiceCalls.accessory(context, path: accessoryPath)) }
         core.adoptActivated(accessories, thread: thread)
         return (path, accessories)
     }
@@ -278,7 +278,7 @@ public final class AccessorySession: Sendable {
     ) async throws(AccessorySetupError) {
         let (thread, path) = try core.active()
         try await thread.perform { context throws(AccessorySetupError) in
-            _ = try AgentCalls.call(context, path: path, interface: BusNames.session, member: member, build)
+            _ = try ServiceCalls.call(context, path: path, interface: BusNames.session, member: member, build)
         }
     }
 

@@ -227,7 +227,7 @@ final class SessionCore: Sendable {
                 accessory = known ?? Accessory(id: id, displayName: "", state: .unauthorized)
             } else {
                 do {
-                    accessory = try AgentCalls.accessory(context, path: path)
+                    accessory = try ServiceCalls.accessory(context, path: path)
                 } catch {
                     accessory = known
                     failure = error

@@ -2,8 +2,8 @@ import AccessoryCore
 import AccessoryPlatform
 import AccessoryWire
 
-/// Calls to the agent, made on the bus thread with its connection.
-enum AgentCalls {
+/// Calls to accessoryd, the service, made on the bus thread with its connection.
+enum ServiceCalls {
     static func connect(_ context: BusThread.Context, address: String?) throws(AccessorySetupError) -> BusConnection {
         if let connection = context.connection { return connection }
         do {
@@ -15,7 +15,7 @@ enum AgentCalls {
         }
     }
 
-    /// A method call to the agent; its error reply thrown as the agent's code.
+    /// A method call to accessoryd; its error reply thrown as accessoryd's code.
     static func call(
         _ context: BusThread.Context, path: String, interface: String, member: String,
         timeout: Duration = .seconds(25), _ build: (BusReply) -> Void = { _ in }
