@@ -138,7 +138,7 @@ extension AccessoryService {
     }
 
     /// A session's `State` changed (activated, invalidated): to its connection only.
-    func sessionStateChanged(_ session: AccessorySession) {
+    func sessionStateChanged(_ session: ServiceSession) {
         try? connection.emitSignal(path: session.path, interface: BusNames.properties, member: FreedesktopInterfaces.propertiesChanged.name,
                                    destination: session.owner) { signal in
             signal.append(BusNames.session).append(properties: [(Session1.state.name, .string(session.state.rawValue))])

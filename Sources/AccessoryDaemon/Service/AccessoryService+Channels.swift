@@ -8,7 +8,7 @@ import AccessoryPlatform
 /// shut the channel down under the app.
 extension AccessoryService {
     /// `OpenBluetoothChannel(o accessory, q psm) → h`: psm 0 is the ATT fixed channel.
-    func openBluetoothChannel(_ call: BusMessage, _ session: AccessorySession) throws(AccessorySetupError) -> BusConnection.MethodOutcome? {
+    func openBluetoothChannel(_ call: BusMessage, _ session: ServiceSession) throws(AccessorySetupError) -> BusConnection.MethodOutcome? {
         let id = try BusArguments.accessory(call)
         let psm = try BusArguments.read { () throws(BusError) in try call.readUInt16() }
         let grant = try usableGrant(id, of: session)
@@ -43,7 +43,7 @@ extension AccessoryService {
     }
 
     /// The session's channels end with it.
-    func closeChannels(of session: AccessorySession) {
+    func closeChannels(of session: ServiceSession) {
         for channel in session.channels { channels?.close(channel: channel) }
         session.channels.removeAll()
     }

@@ -13,7 +13,7 @@ extension AccessoryService {
     /// `JoinHotspot(o accessory, s passphrase) → (s result, s interface, s address)`.
     /// An empty passphrase joins an open hotspot; a hotspot last heard as
     /// WPA3-SAE only gets it as an SAE password, any other as a WPA2 passphrase.
-    func joinHotspot(_ call: BusMessage, _ session: AccessorySession) throws(AccessorySetupError) -> BusConnection.MethodOutcome? {
+    func joinHotspot(_ call: BusMessage, _ session: ServiceSession) throws(AccessorySetupError) -> BusConnection.MethodOutcome? {
         let id = try BusArguments.accessory(call)
         let passphrase = try BusArguments.read { () throws(BusError) in try call.readString() }
         let grant = try usableGrant(id, of: session)
@@ -77,7 +77,7 @@ extension AccessoryService {
     }
 
     /// `LeaveHotspot(o accessory)`.
-    func leaveHotspot(_ call: BusMessage, _ session: AccessorySession) throws(AccessorySetupError) -> BusConnection.MethodOutcome? {
+    func leaveHotspot(_ call: BusMessage, _ session: ServiceSession) throws(AccessorySetupError) -> BusConnection.MethodOutcome? {
         let id = try BusArguments.accessory(call)
         let grant = try center.owned(id, by: session.app)
         guard session.hotspot?.accessory == id else {
@@ -89,7 +89,7 @@ extension AccessoryService {
 
     /// Ends the session's join, if it holds one, and says why in the journal:
     /// an operator wants to know whether the app, the bus or a removal ended it.
-    func leaveHotspot(of session: AccessorySession, why: String) {
+    func leaveHotspot(of session: ServiceSession, why: String) {
         guard let joined = session.hotspot else { return }
         session.hotspot = nil
         logger.log(.hotspotJoinEnded, level: .notice, "Ended \(session.app)'s hotspot join on \(joined.interface): \(why)",

@@ -92,7 +92,7 @@ extension AccessoryService {
                 sessionLimitRefusal(manifest.app, held: held)))))
         }
         appsAtSessionLimit.remove(manifest.app)
-        let session = AccessorySession(number: nextSession, app: manifest.app, owner: caller.sender,
+        let session = ServiceSession(number: nextSession, app: manifest.app, owner: caller.sender,
                                        persistent: persistent, now: clock.now)
         nextSession += 1
         sessions[session.number] = session
@@ -116,7 +116,7 @@ extension AccessoryService {
 
     /// Ends a session for good: its picker is dismissed. The object stays
     /// (answering `invalidated`) until its caller leaves the bus.
-    func end(_ session: AccessorySession, why: String) {
+    func end(_ session: ServiceSession, why: String) {
         session.invalidate()
         sessionStateChanged(session)
         closeChannels(of: session)

@@ -12,7 +12,7 @@ extension AccessoryService {
         }
     }
 
-    private func handleSession(_ call: BusMessage, _ session: AccessorySession, sender: String) -> BusConnection.MethodOutcome? {
+    private func handleSession(_ call: BusMessage, _ session: ServiceSession, sender: String) -> BusConnection.MethodOutcome? {
         session.calledBy(sender, at: clock.now)
         if let refused = wrongArgumentTypes(call, on: BusObjects.session) { return refused }
         switch (call.interface, call.member) {
@@ -28,7 +28,7 @@ extension AccessoryService {
         }
     }
 
-    private func sessionMethod(_ member: String, _ call: BusMessage, _ session: AccessorySession) throws(AccessorySetupError) -> BusConnection.MethodOutcome? {
+    private func sessionMethod(_ member: String, _ call: BusMessage, _ session: ServiceSession) throws(AccessorySetupError) -> BusConnection.MethodOutcome? {
         try session.checkAlive()
         try admitRequest(session.app, member)
         switch member {

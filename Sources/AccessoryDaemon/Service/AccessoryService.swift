@@ -19,7 +19,7 @@ public final class AccessoryService {
     let scheduler: any Scheduler
     var clock: any MonotonicClock { scheduler }
     public let center: AuthorizationCenter
-    var sessions: [UInt64: AccessorySession] = [:]
+    var sessions: [UInt64: ServiceSession] = [:]
     /// Who each connection is, asked of the bus daemon without waiting.
     let callers: CallerDirectory
     /// Connects Bluetooth LE channels for apps; nil without Bluetooth.
@@ -73,7 +73,7 @@ public final class AccessoryService {
     var sweepArmed = false
 
     /// The sessions open now (for tests and status).
-    public var openSessions: [AccessorySession] { sessions.values.sorted { $0.number < $1.number } }
+    public var openSessions: [ServiceSession] { sessions.values.sorted { $0.number < $1.number } }
 
     // MARK: Routing
 
@@ -131,7 +131,7 @@ public final class AccessoryService {
     /// Runs `body` with the session at `call`'s path if its sender may use
     /// it: its own connection, or (persistent sessions) any connection of
     /// its app; nil to `body` otherwise.
-    func withSession(_ call: BusMessage, _ body: @escaping (AccessorySession?) -> BusConnection.MethodOutcome?)
+    func withSession(_ call: BusMessage, _ body: @escaping (ServiceSession?) -> BusConnection.MethodOutcome?)
         -> BusConnection.MethodOutcome? {
         guard let path = call.path, let number = BusNames.session(at: path),
             let session = sessions[number], let sender = call.sender
@@ -178,7 +178,7 @@ public final class AccessoryService {
         }
     }
 
-    private func send(_ event: AuthorizationNotice.SessionEvent, to session: AccessorySession) {
+    private func send(_ event: AuthorizationNotice.SessionEvent, to session: ServiceSession) {
         let type: AccessoryEventType
         var details: [(key: String, value: String)] = []
         var arguments: (BusReply) -> Void = { _ in }
@@ -215,7 +215,7 @@ public final class AccessoryService {
         signal(session, type, details, arguments)
     }
 
-    func signal(_ session: AccessorySession, _ type: AccessoryEventType, _ details: [(key: String, value: String)],
+    func signal(_ session: ServiceSession, _ type: AccessoryEventType, _ details: [(key: String, value: String)],
                 _ arguments: (BusReply) -> Void) {
         session.enqueue(type, details)
         try? connection.emitSignal(path: session.path, interface: BusNames.session, member: type.signalName,
@@ -226,7 +226,7 @@ public final class AccessoryService {
 
     /// The session's app's accessory, if the app may use it now: its own, and
     /// authorized (not still awaiting the app's own authorization).
-    func usableGrant(_ id: AccessoryID, of session: AccessorySession) throws(AccessorySetupError) -> Grant {
+    func usableGrant(_ id: AccessoryID, of session: ServiceSession) throws(AccessorySetupError) -> Grant {
         let grant = try center.owned(id, by: session.app)
         guard grant.state == .authorized else {
             throw AccessorySetupError(.invalidRequest, reason: .message("\(DisplayText.escaped(grant.displayName)) is \(grant.state.rawValue), not authorized"))

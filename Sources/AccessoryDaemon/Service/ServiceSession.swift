@@ -1,10 +1,11 @@
 import AccessoryCore
 import AccessoryWire
 
-/// One app's session, as `ASAccessorySession`: opened by a caller on the
-/// bus, activated, and dead for good once invalidated (by the app, or when
+/// One app's session as the service keeps it (the object behind
+/// `Session1`; the app's side is AccessorySetup's `AccessorySession`), as
+/// `ASAccessorySession`: opened by a caller on the bus, activated, and dead for good once invalidated (by the app, or when
 /// its caller leaves the bus).
-public final class AccessorySession {
+public final class ServiceSession {
     public enum State: String, Sendable {
         case new, active, invalidated
     }
