@@ -47,7 +47,8 @@ public final class AccessoryService {
         connection: BusConnection, logger: Logger, apps: @escaping () -> AppManifestCatalog,
         manifestDirectories: String = AppCatalogLoader().directoriesDescription,
         administratorGroup: String = AdministratorGroup.defaultName,
-        center: AuthorizationCenter, loop: EventLoop
+        center: AuthorizationCenter, loop: EventLoop,
+        lookUpUserName: @escaping @Sendable (UInt32) -> String? = UnixUser.name(of:)
     ) throws(SystemError) {
         self.connection = connection
         self.logger = logger
@@ -56,7 +57,7 @@ public final class AccessoryService {
         self.clock = SystemMonotonicClock()
         self.administrators = Self.lookUpAdministrators(administratorGroup, logger: logger)
         self.center = center
-        self.callers = CallerDirectory(connection: connection)
+        self.callers = CallerDirectory(connection: connection, userNames: try UserNameLookup(loop: loop, lookUp: lookUpUserName))
         center.notify = { [weak self] notice in self?.deliver(notice) }
         // Before any call is served, so no caller can leave unseen.
         try connection.watchDepartures()

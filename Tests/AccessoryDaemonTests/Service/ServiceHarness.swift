@@ -28,7 +28,8 @@ final class ServiceHarness {
     let log = RecordedLog()
 
     init(manifests: [AppManifest], grants: [Grant] = [],
-         administratorGroup: String = AdministratorGroup.defaultName) throws {
+         administratorGroup: String = AdministratorGroup.defaultName,
+         lookUpUserName: @escaping UserNameLookup.LookUp = UnixUser.name(of:)) throws {
         scratch = try ScratchDirectory("service")
         bus = try PrivateBus()
         loop = try EventLoop()
@@ -43,7 +44,7 @@ final class ServiceHarness {
                                        apps: { catalog }, manifestDirectories: scratch.path("apps.d"),
                                        administratorGroup: administratorGroup,
                                        center: AuthorizationCenter(store: store, pipeline: pipeline, logger: log.logger, loop: loop),
-                                       loop: loop)
+                                       loop: loop, lookUpUserName: lookUpUserName)
     }
 
     /// The Python prelude every client shares: `call`, `on_signals`, `run`.
