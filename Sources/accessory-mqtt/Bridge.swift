@@ -52,13 +52,20 @@ final class Bridge {
     private var brokerName: String { "\(configuration.host):\(configuration.effectivePort)" + (configuration.caFile == nil ? "" : " (TLS)") }
 
     private func startConnecting() {
+        guard !core.isConnected else { return }
         connecting = true
-        let rc = core.isConnected ? 0 : (everConnectStarted
-            ? client.reconnect()
-            : client.connect(host: configuration.host, port: configuration.effectivePort, keepAlive: configuration.keepAlive))
+        // The name is resolved on a worker (getaddrinfo may wait on DNS); the answer comes through the inbox.
+        let rc = client.startConnecting(host: configuration.host, port: configuration.effectivePort,
+                                        keepAlive: configuration.keepAlive, again: everConnectStarted, inbox: inbox)
         everConnectStarted = true
+        if rc != 0 { connectStarted(rc, MosquittoClient.describe(rc)) }
+    }
+
+    private func connectStarted(_ rc: Int32, _ error: String) {
+        client.connectStarted(rc)
+        guard !stopping else { return }
         if rc != 0 {
-            log("cannot connect to the broker at \(brokerName): \(MosquittoClient.describe(rc)); retrying in \(reconnectDelay)")
+            log("cannot connect to the broker at \(brokerName): \(error); retrying in \(reconnectDelay)")
             scheduleReconnect()
         } else {
             armMisc()
@@ -117,6 +124,7 @@ final class Bridge {
                 if case .activated(let list) = input { log("accessoryd: \(list.count) accessor\(list.count == 1 ? "y" : "ies") approved for this bridge") }
                 apply(input)
             case .session(let note): log(note)
+            case .connectStarted(let rc, let error): connectStarted(rc, error)
             }
         }
     }
