@@ -35,7 +35,7 @@ final class Bridge {
         client.onMessage = { [unowned self] topic, payload in
             if topic == core.topics.homeAssistantStatus, payload == Payloads.online { apply(.homeAssistantOnline) }
         }
-        client.onLogError = { line in log("mqtt: \(DisplayText.escaped(line))") }
+        client.onLogError = { line in log("mqtt: \(line)") }
         do {
             try loop.watch(inbox.wakeup) { [unowned self] in drainInbox() }
             for signal in [SIGTERM, SIGINT] { try loop.onSignal(signal) { [unowned self] in stop() } }
@@ -65,7 +65,8 @@ final class Bridge {
         client.connectStarted(rc)
         guard !stopping else { return }
         if rc != 0 {
-            log("cannot connect to the broker at \(brokerName): \(error); retrying in \(reconnectDelay)")
+            log("cannot connect to the broker at \(brokerName): \(error); retrying in \(reconnectDelay)", .brokerUnreachable,
+                ["BROKER": brokerName, "REASON": error], priority: 4)
             scheduleReconnect()
         } else {
             armMisc()
@@ -76,12 +77,14 @@ final class Bridge {
     private func connected(_ rc: Int32) {
         guard rc == 0 else {
             // Refused: wrong credentials, a client id banned. Said once per attempt, and the backoff grows.
-            log("the broker at \(brokerName) refused the connection: \(MosquittoClient.describeConnack(rc))")
+            log("the broker at \(brokerName) refused the connection: \(MosquittoClient.describeConnack(rc))", .brokerRefused,
+                ["BROKER": brokerName], priority: 3)
             return
         }
         connecting = false
         reconnectDelay = .seconds(1)
-        log("connected to the broker at \(brokerName) as \(configuration.effectiveClientID)")
+        log("connected to the broker at \(brokerName) as \(configuration.effectiveClientID)", .brokerConnected,
+            ["BROKER": brokerName, "CLIENT_ID": configuration.effectiveClientID], priority: 5)
         client.subscribe(core.topics.homeAssistantStatus)
         apply(.brokerConnected)
     }
@@ -94,7 +97,8 @@ final class Bridge {
         guard !stopping else { return }
         let reason = rc == 0 ? "disconnected" : MosquittoClient.describe(rc)
         log((wasConnected ? "lost the broker at \(brokerName): " : "cannot connect to the broker at \(brokerName): ")
-            + "\(reason); retrying in \(reconnectDelay)")
+            + "\(reason); retrying in \(reconnectDelay)", wasConnected ? .brokerLost : .brokerUnreachable,
+            ["BROKER": brokerName, "REASON": reason], priority: 4)
         scheduleReconnect()
     }
 
@@ -132,6 +136,7 @@ final class Bridge {
     private func apply(_ input: BridgeCore.Input) {
         let publications = core.handle(input, now: clock.now)
         for publication in publications { client.publish(publication) }
+        noteFirstPublications(publications)
         if let tickTimer { loop.cancel(tickTimer) }
         tickTimer = nil
         if let deadline = core.nextDeadline {
@@ -139,6 +144,22 @@ final class Bridge {
                 tickTimer = nil
                 apply(.tick)
             }
+        }
+    }
+
+    /// Accessories whose state went to the broker since the bridge started (or since they came back).
+    private var announced: Set<AccessoryID> = []
+
+    /// ACCESSORY_PUBLISHED, once per accessory: the first time its state topic is published.
+    private func noteFirstPublications(_ publications: [Publication]) {
+        announced = announced.filter { core.accessories[$0]?.isPublished == true }
+        guard !publications.isEmpty else { return }
+        let topics = Set(publications.map(\.topic))
+        for (id, accessory) in core.accessories.sorted(by: { $0.key < $1.key })
+        where accessory.isPublished && !announced.contains(id) && topics.contains(core.topics.state(id)) {
+            announced.insert(id)
+            log("published accessory \(id) (\(accessory.name)) to the broker at \(brokerName) under \(core.topics.base)/",
+                .accessoryPublished, ["ACCESSORY_ID": "\(id)", "BROKER": brokerName], priority: 5)
         }
     }
 
@@ -154,4 +175,3 @@ final class Bridge {
     }
 }
 
-func log(_ line: String) { StandardError.write("accessory-mqtt: \(line)\n") }
