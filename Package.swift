@@ -125,7 +125,7 @@ let package = Package(
         .target(name: "AccessoryMQTT", dependencies: ["AccessoryCore"]),
         .executableTarget(
             name: "accessory-mqtt",
-            dependencies: ["AccessoryMQTT", "AccessorySetup", "AccessoryCore", "AccessoryPlatform", "CMosquitto"]),
+            dependencies: ["AccessoryMQTT", "AccessorySetup", "AccessoryCore", "AccessoryPlatform", "CMosquitto", "CSystemd"]),
         .executableTarget(
             name: "accessory-bench", dependencies: ["AccessoryCore", "AccessoryCodecs", "AccessoryDaemon", "TestSupport"]),
 

@@ -36,7 +36,7 @@ final class Bridge {
         client.onMessage = { [unowned self] topic, payload in
             if topic == core.topics.homeAssistantStatus, payload == Payloads.online { apply(.homeAssistantOnline) }
         }
-        client.onLogError = { line in log("mqtt: \(DisplayText.escaped(line))") }
+        client.onLogError = { line in log("mqtt: \(line)") }
         do {
             try loop.watch(inbox.wakeup) { [unowned self] in drainInbox() }
             for signal in [SIGTERM, SIGINT] { try loop.onSignal(signal) { [unowned self] in stop() } }
@@ -53,13 +53,21 @@ final class Bridge {
     private var brokerName: String { "\(configuration.host):\(configuration.effectivePort)" + (configuration.caFile == nil ? "" : " (TLS)") }
 
     private func startConnecting() {
+        guard !core.isConnected else { return }
         connecting = true
-        let rc = core.isConnected ? 0 : (everConnectStarted
-            ? client.reconnect()
-            : client.connect(host: configuration.host, port: configuration.effectivePort, keepAlive: configuration.keepAlive))
+        // The name is resolved on a worker (getaddrinfo may wait on DNS); the answer comes through the inbox.
+        let rc = client.startConnecting(host: configuration.host, port: configuration.effectivePort,
+                                        keepAlive: configuration.keepAlive, again: everConnectStarted, inbox: inbox)
         everConnectStarted = true
+        if rc != 0 { connectStarted(rc, MosquittoClient.describe(rc)) }
+    }
+
+    private func connectStarted(_ rc: Int32, _ error: String) {
+        client.connectStarted(rc)
+        guard !stopping else { return }
         if rc != 0 {
-            log("cannot connect to the broker at \(brokerName): \(MosquittoClient.describe(rc)); retrying in \(reconnectDelay)")
+            log("cannot connect to the broker at \(brokerName): \(error); retrying in \(reconnectDelay)", .brokerUnreachable,
+                ["BROKER": brokerName, "REASON": error], priority: 4)
             scheduleReconnect()
         } else {
             armMisc()
@@ -70,12 +78,14 @@ final class Bridge {
     private func connected(_ rc: Int32) {
         guard rc == 0 else {
             // Refused: wrong credentials, a client id banned. Said once per attempt, and the backoff grows.
-            log("the broker at \(brokerName) refused the connection: \(MosquittoClient.describeConnack(rc))")
+            log("the broker at \(brokerName) refused the connection: \(MosquittoClient.describeConnack(rc))", .brokerRefused,
+                ["BROKER": brokerName], priority: 3)
             return
         }
         connecting = false
         reconnectDelay = .seconds(1)
-        log("connected to the broker at \(brokerName) as \(configuration.effectiveClientID)")
+        log("connected to the broker at \(brokerName) as \(configuration.effectiveClientID)", .brokerConnected,
+            ["BROKER": brokerName, "CLIENT_ID": configuration.effectiveClientID], priority: 5)
         client.subscribe(core.topics.homeAssistantStatus)
         apply(.brokerConnected)
     }
@@ -88,7 +98,8 @@ final class Bridge {
         guard !stopping else { return }
         let reason = rc == 0 ? "disconnected" : MosquittoClient.describe(rc)
         log((wasConnected ? "lost the broker at \(brokerName): " : "cannot connect to the broker at \(brokerName): ")
-            + "\(reason); retrying in \(reconnectDelay)")
+            + "\(reason); retrying in \(reconnectDelay)", wasConnected ? .brokerLost : .brokerUnreachable,
+            ["BROKER": brokerName, "REASON": reason], priority: 4)
         scheduleReconnect()
     }
 
@@ -118,6 +129,7 @@ final class Bridge {
                 if case .activated(let list) = input { log("accessoryd: \(list.count) accessor\(list.count == 1 ? "y" : "ies") approved for this bridge") }
                 apply(input)
             case .session(let note): log(note)
+            case .connectStarted(let rc, let error): connectStarted(rc, error)
             }
         }
     }
@@ -125,6 +137,7 @@ final class Bridge {
     private func apply(_ input: BridgeCore.Input) {
         let publications = core.handle(input, now: scheduler.now)
         for publication in publications { client.publish(publication) }
+        noteFirstPublications(publications)
         if let tickTimer { scheduler.cancel(tickTimer) }
         tickTimer = nil
         if let deadline = core.nextDeadline {
@@ -132,6 +145,22 @@ final class Bridge {
                 tickTimer = nil
                 apply(.tick)
             }
+        }
+    }
+
+    /// Accessories whose state went to the broker since the bridge started (or since they came back).
+    private var announced: Set<AccessoryID> = []
+
+    /// ACCESSORY_PUBLISHED, once per accessory: the first time its state topic is published.
+    private func noteFirstPublications(_ publications: [Publication]) {
+        announced = announced.filter { core.accessories[$0]?.isPublished == true }
+        guard !publications.isEmpty else { return }
+        let topics = Set(publications.map(\.topic))
+        for (id, accessory) in core.accessories.sorted(by: { $0.key < $1.key })
+        where accessory.isPublished && !announced.contains(id) && topics.contains(core.topics.state(id)) {
+            announced.insert(id)
+            log("published accessory \(id) (\(accessory.name)) to the broker at \(brokerName) under \(core.topics.base)/",
+                .accessoryPublished, ["ACCESSORY_ID": "\(id)", "BROKER": brokerName], priority: 5)
         }
     }
 
@@ -147,4 +176,3 @@ final class Bridge {
     }
 }
 
-func log(_ line: String) { StandardError.write("accessory-mqtt: \(line)\n") }

@@ -9,6 +9,8 @@ final class Inbox: Sendable {
         case bridge(BridgeCore.Input)
         /// accessoryd is out of reach or its session ended; the reason, for the journal.
         case session(String)
+        /// What libmosquitto's connect (run on a worker: it resolves the broker's name) returned, and its error said.
+        case connectStarted(Int32, String)
     }
 
     private let items = Mutex<[Item]>([])

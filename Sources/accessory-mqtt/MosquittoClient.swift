@@ -73,19 +73,46 @@ final class MosquittoClient {
         }
     }
 
-    /// Starts connecting without waiting: the TCP connect (and TLS handshake)
-    /// complete on the loop. Name resolution is libmosquitto's getaddrinfo:
-    /// use an address, or a name /etc/hosts resolves, to keep it instant.
-    func connect(host: String, port: Int, keepAlive: Duration) -> Int32 {
-        let rc = mosquitto_connect_async(handle, host, Int32(port), Int32(keepAlive.components.seconds))
-        if rc == MOSQ_ERR_SUCCESS.rawValue { watch() }
-        return rc
+    /// Starts connecting without holding up the loop: libmosquitto's
+    /// connect resolves the broker's name with getaddrinfo, which may wait on
+    /// DNS for seconds, so `mosquitto_connect_async` (or the reconnect) runs
+    /// on a worker thread, and `then` gets its result on the loop, through
+    /// `inbox`; the TCP connect and TLS handshake then complete on the loop.
+    /// Until `then` runs, the loop must not use the client (nothing is
+    /// published while not connected, `BridgeCore`), so the handle is never
+    /// used from two threads at once.
+    func startConnecting(host: String, port: Int, keepAlive: Duration, again: Bool, inbox: Inbox) -> Int32 {
+        unwatch()
+        let job = ConnectJob(handle: handle, host: host, port: Int32(port), keepAlive: Int32(keepAlive.components.seconds), again: again)
+        do throws(SystemError) {
+            try DetachedThread.start {
+                let rc = job.run()
+                // errno is the worker's own: described here, not on the loop.
+                inbox.post(.connectStarted(rc, rc == MOSQ_ERR_SUCCESS.rawValue ? "" : Self.describe(rc)))
+            }
+        } catch {
+            return MOSQ_ERR_ERRNO.rawValue
+        }
+        return MOSQ_ERR_SUCCESS.rawValue
     }
 
-    func reconnect() -> Int32 {
-        let rc = mosquitto_reconnect_async(handle)
+    /// On the loop, once the worker's connect returned: watches the socket if it started.
+    func connectStarted(_ rc: Int32) {
         if rc == MOSQ_ERR_SUCCESS.rawValue { watch() }
-        return rc
+    }
+
+    /// What the worker needs to connect; the handle is not touched on the
+    /// loop meanwhile (see `startConnecting`), hence `@unchecked`.
+    private struct ConnectJob: @unchecked Sendable {
+        let handle: OpaquePointer
+        let host: String
+        let port: Int32
+        let keepAlive: Int32
+        let again: Bool
+
+        func run() -> Int32 {
+            again ? mosquitto_reconnect_async(handle) : mosquitto_connect_async(handle, host, port, keepAlive)
+        }
     }
 
     @discardableResult

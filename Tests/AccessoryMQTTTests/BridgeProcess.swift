@@ -13,15 +13,17 @@ final class BridgeProcess {
     let scratch: ScratchDirectory
     private var process: Process?
 
-    /// `configuration`: the file's text; `busAddress`: accessoryd's bus (nil: none reachable).
-    init(configuration: String, busAddress: String?, files: [String: String] = [:]) throws {
+    /// `configuration`: the file's text; `busAddress`: accessoryd's bus (nil: none reachable);
+    /// `wrapper`: a command the bridge runs under (it ends with `exec "$@"` or the like).
+    init(configuration: String, busAddress: String?, files: [String: String] = [:], wrapper: [String] = []) throws {
         scratch = try ScratchDirectory("accessory-mqtt")
         for (name, text) in files { try text.write(toFile: scratch.path(name), atomically: true, encoding: .utf8) }
         try configuration.replacingOccurrences(of: "@DIR@", with: scratch.path)
             .write(toFile: scratch.path("accessory-mqtt.conf"), atomically: true, encoding: .utf8)
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: Self.executable)
-        process.arguments = ["--config", scratch.path("accessory-mqtt.conf")]
+        let command = wrapper + [Self.executable, "--config", scratch.path("accessory-mqtt.conf")]
+        process.executableURL = URL(fileURLWithPath: command[0])
+        process.arguments = Array(command.dropFirst())
         var environment = ProcessInfo.processInfo.environment
         environment["DBUS_SYSTEM_BUS_ADDRESS"] = busAddress ?? "unix:path=/nonexistent"
         process.environment = environment

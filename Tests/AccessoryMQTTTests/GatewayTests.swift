@@ -40,6 +40,9 @@ struct GatewayTests {
         #expect(advertised == #"{"gateway":"hall","rssi":-60,"local_name":"Lab Sensor","tx_power":-8,"service_data":{},"manufacturer_data":{"ffff":"2b"}}"#,
                 "\(bridge.log)")
 
+        // ACCESSORY_PUBLISHED's line: once, however many publications followed.
+        #expect(bridge.log.components(separatedBy: "published accessory \(id) (Lab Sensor)").count == 2, "\(bridge.log)")
+
         // The grant removed: Home Assistant's configs are emptied (retained deleted).
         try gateway.removeAccessory(id)
         let after = try broker.retained { $0[Self.tracker("hall", id)] == nil && $0[Self.rssiSensor("hall", id)] == nil }

@@ -24,7 +24,7 @@ extension AccessoryService {
         }
         // An agent's answers are recorded as the agent's; anyone else's as the
         // administrator's, by the caller's own uid (a group member's, not root's).
-        let decider: Decider = center.agent?.name == caller.sender ? .agent(caller.sender) : .administrator(uid: caller.credentials.uid)
+        let decider: Decider = center.agent?.name == caller.sender ? .agent(caller.sender) : .administrator(uid: caller.credentials.uid, name: caller.credentials.userName)
         return outcome { () throws(AccessorySetupError) in try adminMethod(call, caller, decider) }
     }
 

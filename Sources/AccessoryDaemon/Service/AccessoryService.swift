@@ -49,7 +49,8 @@ public final class AccessoryService {
         connection: BusConnection, logger: Logger, apps: @escaping () -> AppManifestCatalog,
         manifestDirectories: String = AppCatalogLoader().directoriesDescription,
         administratorGroup: String = AdministratorGroup.defaultName,
-        center: AuthorizationCenter, loop: EventLoop, scheduler: (any Scheduler)? = nil
+        center: AuthorizationCenter, loop: EventLoop, scheduler: (any Scheduler)? = nil,
+        lookUpUserName: @escaping @Sendable (UInt32) -> String? = UnixUser.name(of:)
     ) throws(SystemError) {
         self.connection = connection
         self.logger = logger
@@ -58,7 +59,7 @@ public final class AccessoryService {
         self.scheduler = scheduler ?? loop
         self.administrators = Self.lookUpAdministrators(administratorGroup, logger: logger)
         self.center = center
-        self.callers = CallerDirectory(connection: connection)
+        self.callers = CallerDirectory(connection: connection, userNames: try UserNameLookup(loop: loop, scheduler: scheduler ?? loop, lookUp: lookUpUserName))
         center.notify = { [weak self] notice in self?.deliver(notice) }
         // Before any call is served, so no caller can leave unseen.
         try connection.watchDepartures()

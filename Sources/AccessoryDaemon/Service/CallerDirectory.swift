@@ -6,9 +6,10 @@ import AccessoryPlatform
 /// cgroup names its unit), sent asynchronously and remembered until the
 /// connection leaves the bus. A bus daemon slow to answer delays only the
 /// calls of the connection being asked about; the loop serves everyone
-/// else meanwhile. User names come from NSS once per uid and are
-/// remembered (bounded, forgotten on reload), so a slow NSS costs the
-/// loop at most one lookup per user, not one per call.
+/// else meanwhile. User names come from the name service once per uid, on
+/// a worker (`UserNameLookup`), and are remembered (bounded, forgotten on
+/// reload): a slow or hung name service delays only the callers of the uid
+/// being looked up, never the loop.
 final class CallerDirectory {
     typealias Answer = Result<CallerCredentials, BusError>
 
@@ -20,13 +21,14 @@ final class CallerDirectory {
     private var order: [String] = []
     /// Calls waiting for a connection's credentials, in arrival order.
     private var waiting: [String: [(Answer) -> Void]] = [:]
-    private var userNames: [UInt32: String?] = [:]
+    let userNames: UserNameLookup
     let capacity: Int
     /// How long the bus daemon may take before a call is refused.
     let timeout: Duration
 
-    init(connection: BusConnection, capacity: Int = 4096, timeout: Duration = .seconds(25)) {
+    init(connection: BusConnection, userNames: UserNameLookup, capacity: Int = 4096, timeout: Duration = .seconds(25)) {
         self.connection = connection
+        self.userNames = userNames
         self.capacity = capacity
         self.timeout = timeout
     }
@@ -57,23 +59,35 @@ final class CallerDirectory {
     }
 
     private func answered(_ sender: String, _ result: Result<BusMessage, BusError>) {
-        let answer: Answer
         switch result {
         case .success(let reply):
             do throws(BusError) {
                 let found = try reply.connectionCredentials()
                 guard let uid = found.uid else { throw BusError(name: "org.freedesktop.DBus.Error.AccessDenied", message: "the bus did not say who the caller is") }
-                let credentials = CallerCredentials(uid: uid, userName: userName(uid), unit: found.pid.flatMap(CallerCredentials.unit(ofProcess:)),
-                                                    groups: found.groups ?? [])
-                remember(sender, credentials)
-                answer = .success(credentials)
+                let unit = found.pid.flatMap(CallerCredentials.unit(ofProcess:))
+                let groups = found.groups ?? []
+                // The user's name from the name service, off the loop; the calls wait for it, nobody else does.
+                userNames.resolve(uid) { [weak self] name in
+                    guard let self else { return }
+                    switch name {
+                    case .success(let name):
+                        let credentials = CallerCredentials(uid: uid, userName: name, unit: unit, groups: groups)
+                        remember(sender, credentials)
+                        finish(sender, .success(credentials))
+                    case .failure(let error):
+                        finish(sender, .failure(error))
+                    }
+                }
             } catch {
-                answer = .failure(error)
+                finish(sender, .failure(error))
             }
         case .failure(let error):
-            answer = .failure(BusError(name: "org.freedesktop.DBus.Error.AccessDenied",
-                                       message: "cannot tell who the caller is: the bus daemon answered \(error.name): \(error.message)"))
+            finish(sender, .failure(BusError(name: "org.freedesktop.DBus.Error.AccessDenied",
+                                             message: "cannot tell who the caller is: the bus daemon answered \(error.name): \(error.message)")))
         }
+    }
+
+    private func finish(_ sender: String, _ answer: Answer) {
         for then in waiting.removeValue(forKey: sender) ?? [] { then(answer) }
     }
 
@@ -88,15 +102,6 @@ final class CallerDirectory {
         order.removeAll { $0 == sender }
     }
 
-    /// NSS once per uid, then remembered (at most `capacity` users).
-    private func userName(_ uid: UInt32) -> String? {
-        if let name = userNames[uid] { return name }
-        let name = UnixUser.name(of: uid)
-        if userNames.count >= capacity { userNames.removeAll() }
-        userNames[uid] = name
-        return name
-    }
-
     /// On reload: users renamed since are looked up again.
-    func forgetUserNames() { userNames.removeAll() }
+    func forgetUserNames() { userNames.forget() }
 }

@@ -31,7 +31,8 @@ final class ServiceHarness {
     let log = RecordedLog()
 
     init(manifests: [AppManifest], grants: [Grant] = [],
-         administratorGroup: String = AdministratorGroup.defaultName) throws {
+         administratorGroup: String = AdministratorGroup.defaultName,
+         lookUpUserName: @escaping UserNameLookup.LookUp = UnixUser.name(of:)) throws {
         scratch = try ScratchDirectory("service")
         bus = try PrivateBus()
         loop = try EventLoop()
@@ -46,7 +47,7 @@ final class ServiceHarness {
                                        apps: { catalog }, manifestDirectories: scratch.path("apps.d"),
                                        administratorGroup: administratorGroup,
                                        center: AuthorizationCenter(store: store, pipeline: pipeline, logger: log.logger, scheduler: scheduler),
-                                       loop: loop, scheduler: scheduler)
+                                       loop: loop, scheduler: scheduler, lookUpUserName: lookUpUserName)
     }
 
     /// The Python prelude every client shares: `call`, `on_signals`, `run`.

@@ -1072,12 +1072,13 @@ def check_app_follows(state):
 
 
 def check_flood(state):
-    """One app floods accessoryd (35,000 requests in 35 s) while an administrator denies another
-    app's requests: the flooder is refused past its bound, accessoryd writes at most a few
-    hundred lines, and every decision about the other app is in the journal, journald's real
-    rate limit applying (flood.py says what it asserts)."""
+    """One app floods accessoryd (35,000 requests in 35 s, pipelined on the bus socket by
+    flood.py's own wire client) while an administrator approves and denies another app's
+    requests with accessoryctl: the flooder is refused past its bound, accessoryd writes at
+    most a few hundred lines, and every decision about the other app is in the journal,
+    journald's real rate limit applying (flood.py says what it asserts)."""
     done = sh(["python3", os.path.join(LIB, "flood.py"), "--flooder", "flood-app", "--other", "flood-other",
-               "--seconds", "35", "--requests", "35000", "--max-lines", "400"], timeout=300)
+               "--seconds", "35", "--requests", "35000", "--max-lines", "400"], timeout=600)
     say(done.stdout.rstrip())
     lines = [line for line in done.stdout.splitlines() if line.startswith("FLOOD ")]
     assert done.returncode == 0 and lines, \
