@@ -1,3 +1,4 @@
+import AccessoryCore
 import AccessoryPlatform
 import Synchronization
 

@@ -100,7 +100,7 @@ import TestSupport
         var told: [Bool] = []
         w.center.demandChanged = { demand in told.append(demand.wifi) }
         // What Admin1's RemoveAccessory (accessoryctl remove) asks of the center.
-        try w.center.remove(AccessoryID(0xC2), app: nil, by: .administrator(uid: 0))
+        try w.center.remove(AccessoryID(0xC2), app: nil, by: .administrator(uid: 0, name: "root"))
         #expect(!w.center.wantsWiFiScans)
         #expect(told.last == false)
     }
