@@ -98,8 +98,9 @@ def start_bluetooth(count=2, attempts=3):
         btvirt = shared.spawn("btvirt", ["btvirt", "-s"])
         bridge = shared.spawn("hci-uart-bridge", [BRIDGE, "--socket", BTVIRT_SOCKET, "--count", str(count)])
         try:
-            shared.wait_until(lambda: len(shared.bluetooth_controllers()) >= count, 60,
-                              f"{count} controllers through hci_uart")
+            # The bridge attaches them one after the other, each again until its setup went through.
+            shared.wait_until(lambda: shared.log_text("hci-uart-bridge").count(" ready ") >= count, 300,
+                              f"{count} controllers set up through hci_uart")
 
             def initialised(index):
                 address, up = shared.hci_info(index)
@@ -120,7 +121,7 @@ def start_bluetooth(count=2, attempts=3):
             for process in (bridge, btvirt):
                 process.kill()
                 process.wait()
-            shared.wait_until(lambda: not shared.bluetooth_controllers(), 30, "the controllers to go away")
+            shared.wait_until(lambda: not shared.bluetooth_controllers(), 60, "the controllers to go away")
 
 
 def prepare_sensor(state):
