@@ -216,7 +216,8 @@ system-bookworm-amd64: deb
 # part of make test: ARM64_TIER ?= yes above (or `make test ARM64_TIER=yes`).
 ARM64_PREPARE_LOG := .build/system-arm64-prepare.log
 
-test-with-arm64: unit-test fuzz-smoke
+# The host packages of every tier first: apt-get must not run twice at once.
+test-with-arm64: unit-test fuzz-smoke lab-deps system-deps system-arm64-deps
 	@mkdir -p .build; rm -f $(ARM64_PREPARE_LOG).status
 	@echo "arm64 tier: preparing in the background, log in $(ARM64_PREPARE_LOG)"
 	@{ nice -n 5 $(MAKE) --no-print-directory system-arm64-prepare > $(ARM64_PREPARE_LOG) 2>&1; \
