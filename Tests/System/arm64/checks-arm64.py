@@ -7,7 +7,8 @@ app-sensor story, reload, the journal's catalog, purge. Added here: the
 service's capabilities, and the installed arm64 accessoryd replaying every
 capture of the tree to exactly the amd64 build's output. No Wi-Fi accessory
 (hostapd, the lamp): the sensor story is the app path on a board; the radios
-are still mac80211_hwsim (it starts the service) and hci_vhci with btvirt.
+are still mac80211_hwsim (it starts the service) and btvirt's controllers,
+attached through hci_uart (Debian's arm64 kernel has no hci_vhci).
 """
 
 import json
@@ -81,10 +82,53 @@ def check_replay_monitor(expect):
     return f"{len(expect['replays'])} captures, {lines} lines, byte-identical to the amd64 build's output"
 
 
+BRIDGE = "/usr/local/lib/system-test/hci-uart-bridge"
+BTVIRT_SOCKET = "/tmp/bt-server-le"  # btvirt -s: an LE-only controller per client
+
+
+def start_bluetooth(count=2, attempts=3):
+    """checks.py's start_bluetooth, for a kernel without hci_vhci (Debian's arm64): btvirt -s
+    serves the controllers on a socket, hci-uart-bridge attaches each to the kernel through
+    hci_uart (H4 on a pseudo-terminal), as a board's UART controller is. Same readiness:
+    the kernel knows each address; hci1, the sensor's, is powered, hci0 left as it is."""
+    for attempt in range(1, attempts + 1):
+        shared.sh(["modprobe", "hci_uart"], check=True)
+        if os.path.exists(BTVIRT_SOCKET):
+            os.unlink(BTVIRT_SOCKET)
+        btvirt = shared.spawn("btvirt", ["btvirt", "-s"])
+        bridge = shared.spawn("hci-uart-bridge", [BRIDGE, "--socket", BTVIRT_SOCKET, "--count", str(count)])
+        try:
+            # The bridge attaches them one after the other, each again until its setup went through.
+            shared.wait_until(lambda: shared.log_text("hci-uart-bridge").count(" ready ") >= count, 300,
+                              f"{count} controllers set up through hci_uart")
+
+            def initialised(index):
+                address, up = shared.hci_info(index)
+                if address == "00:00:00:00:00:00":
+                    return False
+                if index == 0:
+                    return True
+                if not up:
+                    shared.hci_up(index)
+                return up
+            for index in range(count):
+                shared.wait_until(lambda: initialised(index), 60, f"hci{index} to finish its init", interval=2)
+            return [shared.hci_info(index)[0] for index in range(count)]
+        except shared.Timeout:
+            if attempt == attempts:
+                raise
+            shared.say(f"the controllers did not come up (attempt {attempt}); starting btvirt and the bridge again")
+            for process in (bridge, btvirt):
+                process.kill()
+                process.wait()
+            shared.wait_until(lambda: not shared.bluetooth_controllers(), 60, "the controllers to go away")
+
+
 def prepare_sensor(state):
-    """hci_vhci with btvirt (hci0: the gateway's, hci1: the sensor's), lab-peripheral on hci1."""
-    shared.say("bluetooth: hci_vhci, btvirt -L -l2 (hci0: the gateway's, hci1: the sensor's)")
-    addresses = shared.start_bluetooth()
+    """btvirt's controllers through hci_uart (hci0: the gateway's, hci1: the sensor's), lab-peripheral on hci1."""
+    shared.say("bluetooth: btvirt -s, hci-uart-bridge: 2 LE controllers on hci_uart (hci0: the gateway's, "
+               "hci1: the sensor's)")
+    addresses = start_bluetooth()
     state["sensor_address"] = addresses[1]
     state["peripheral"] = shared.spawn("lab-peripheral", ["lab-peripheral", "serve", "--controller", "hci1",
                                                           "--value", shared.SENSOR_VALUE])
