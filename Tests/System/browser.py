@@ -196,6 +196,21 @@ def run(args):
                      "the removal in the decisions journal")
         browser.shot("07-removed")
         step("removed from the page after confirming; the decisions journal lists it")
+
+        # An approval window for the app, opened and closed again from the page.
+        app_field = browser.driver.find_element(By.ID, "window-app")
+        app_field.clear()
+        app_field.send_keys(APP)
+        minutes = browser.driver.find_element(By.ID, "window-minutes")
+        minutes.clear()
+        minutes.send_keys("5")
+        browser.driver.find_element(By.CSS_SELECTOR, '#window-form button[type="submit"]').click()
+        browser.wait(lambda d: "approved without asking" in d.find_element(By.ID, "window-status").text, 60,
+                     "the approval window's confirmation")
+        browser.driver.find_element(By.ID, "window-close").click()
+        browser.wait(lambda d: "window is closed" in d.find_element(By.ID, "window-status").text, 60,
+                     "the approval window closed")
+        step(f"an approval window for {APP} opened for 5 minutes and closed again from the page")
         browser.logout()
 
         browser.login(*VISITOR)

@@ -1127,6 +1127,7 @@ COCKPIT_ADDRESS = "10.0.2.15/24"        # QEMU user network's guest address, whe
 CONTROL_PORT = 7000
 ACCESSORY_RENAMED = "6296f7a50469499eaa9650df64f86a35"
 ACCESSORY_REMOVED = "6e35865fa440452a80a3030b3d64cab1"
+APPROVAL_WINDOW_OPENED = "f2a07bd6da49453b9ac0ac0a84e704e6"
 COCKPIT_ADMIN = "installer"             # the runner's COCKPIT_USERS
 
 
@@ -1198,6 +1199,7 @@ def check_cockpit_page(state):
         return [entry for entry in journal(f"MESSAGE_ID={message_id}", unit=SERVICE, cursor=cursor)
                 if COCKPIT_ADMIN in str(entry.get("DECIDED_BY", ""))]
     approved, renamed, removed = decided(ACCESSORY_APPROVED), decided(ACCESSORY_RENAMED), decided(ACCESSORY_REMOVED)
+    window = decided(APPROVAL_WINDOW_OPENED)
     problems = []
     if app_ended:
         problems.append(app_ended)
@@ -1205,7 +1207,7 @@ def check_cockpit_page(state):
         problems.append(f"the app ended {properties['Result']} (status {properties['ExecMainStatus']}) without "
                         f"reading {SENSOR_VALUE!r}: {' / '.join(output.strip().splitlines()[-2:])}")
     for what, entries in (("ACCESSORY_APPROVED", approved), ("ACCESSORY_RENAMED", renamed),
-                          ("ACCESSORY_REMOVED", removed)):
+                          ("ACCESSORY_REMOVED", removed), ("APPROVAL_WINDOW_OPENED", window)):
         if not entries:
             problems.append(f"no {what} decided by {COCKPIT_ADMIN} in the journal")
     if not verdict.startswith("PASS"):
@@ -1213,7 +1215,8 @@ def check_cockpit_page(state):
     assert not problems, "; ".join(problems)
     accessory = approved[-1].get("ACCESSORY_ID", "?")
     return (f"approved from the page by {approved[-1].get('DECIDED_BY')}: accessory {accessory}, the app read "
-            f"\"{SENSOR_VALUE}\"; renamed ({renamed[-1].get('MESSAGE', '')}) and removed from the page; "
+            f"\"{SENSOR_VALUE}\"; renamed ({renamed[-1].get('MESSAGE', '')}) and removed from the page, an "
+            f"approval window opened; "
             f"{verdict.removeprefix('PASS ')}")
 
 
