@@ -83,21 +83,19 @@ class Browser:
     def page(self):
         """Into the page's frame inside Cockpit's shell."""
         self.driver.switch_to.default_content()
-        frame = self.wait(EC.presence_of_element_located((By.CSS_SELECTOR, f'iframe[name="{FRAME}"]')), 120,
+        frame = self.wait(EC.presence_of_element_located((By.CSS_SELECTOR, f'iframe[name="{FRAME}"]')), 240,
                           "the Accessories page's frame in the shell")
         self.driver.switch_to.frame(frame)
 
     def login(self, user, password):
+        """Cockpit's login page, shown for the page's own address until a session exists: after
+        PAM accepted the password, the shell loads there with the page in its frame."""
         self.driver.delete_all_cookies()
-        self.driver.get(self.url + "/")
+        self.driver.get(self.url + "/accessoryd")
         self.wait(EC.element_to_be_clickable((By.ID, "login-user-input")), 180, "Cockpit's login page")
         self.driver.find_element(By.ID, "login-user-input").send_keys(user)
         self.driver.find_element(By.ID, "login-password-input").send_keys(password)
         self.driver.find_element(By.ID, "login-button").click()
-        # The shell replaces the login page once PAM accepted the password and the bridge runs.
-        # cockpit-ws sets its session cookie once PAM accepted the password.
-        self.wait(lambda d: d.get_cookie("cockpit"), 180, f"login of {user} accepted (Cockpit's session cookie)")
-        self.driver.get(self.url + "/accessoryd")
         self.page()
 
     def resize(self, size):
