@@ -35,7 +35,8 @@ extension AccessoryService {
                 connection.finish(call, with: .error(BusError(name: BusErrorNames.accessDenied, message: administrators.refusal
                     + " and users polkit allows \(PolkitAuthority.action)")))
             case .unavailable(let why):
-                logger.debug("Admin1 refused to uid \(caller.credentials.uid): \(why)")
+                let line: Logger.Message = "polkit could not say whether uid \(caller.credentials.uid) may use Admin1, so it was refused: \(why)"
+                if polkit.isNewProblem(why) { logger.warning(line) } else { logger.debug(line) }
                 connection.finish(call, with: .error(BusError(name: BusErrorNames.accessDenied, message: administrators.refusal)))
             }
         }

@@ -25,6 +25,15 @@ final class PolkitAuthority {
     /// caller calling Admin1 in a loop cannot pile up questions to polkit.
     let capacity: Int
     private(set) var outstanding = 0
+    /// Why polkit last could not answer: a standing problem (polkitd not
+    /// installed, the action's owner not accessoryd's user) is logged once.
+    private var lastProblem: String?
+
+    /// Whether `why` differs from the last problem reported (and remembers it).
+    func isNewProblem(_ why: String) -> Bool {
+        defer { lastProblem = why }
+        return why != lastProblem
+    }
 
     init(connection: BusConnection, timeout: Duration = .seconds(25), capacity: Int = 64) {
         self.connection = connection
