@@ -19,9 +19,31 @@ extension AccessoryService {
     }
 
     private func adminCall(_ call: BusMessage, _ caller: Caller) -> BusConnection.MethodOutcome? {
-        guard administrators.admits(caller.credentials) else {
-            return .error(BusError(name: BusErrorNames.accessDenied, message: administrators.refusal))
+        guard administrators.admits(caller.credentials) else { return askPolkit(call, caller) }
+        return admitted(call, caller)
+    }
+
+    /// Neither root nor a member of the group: polkit's action
+    /// `org.accessoryagent.administer` decides, asked without waiting.
+    private func askPolkit(_ call: BusMessage, _ caller: Caller) -> BusConnection.MethodOutcome? {
+        polkit.check(sender: caller.sender) { [weak self] answer in
+            guard let self else { return }
+            switch answer {
+            case .allowed:
+                connection.finish(call, with: admitted(call, caller))
+            case .refused:
+                connection.finish(call, with: .error(BusError(name: BusErrorNames.accessDenied, message: administrators.refusal
+                    + " and users polkit allows \(PolkitAuthority.action)")))
+            case .unavailable(let why):
+                let line: Logger.Message = "polkit could not say whether uid \(caller.credentials.uid) may use Admin1, so it was refused: \(why)"
+                if polkit.isNewProblem(why) { logger.warning(line) } else { logger.debug(line) }
+                connection.finish(call, with: .error(BusError(name: BusErrorNames.accessDenied, message: administrators.refusal)))
+            }
         }
+        return .deferred
+    }
+
+    private func admitted(_ call: BusMessage, _ caller: Caller) -> BusConnection.MethodOutcome? {
         // An agent's answers are recorded as the agent's; anyone else's as the
         // administrator's, by the caller's own uid (a group member's, not root's).
         let decider: Decider = center.agent?.name == caller.sender ? .agent(caller.sender) : .administrator(uid: caller.credentials.uid, name: caller.credentials.userName)

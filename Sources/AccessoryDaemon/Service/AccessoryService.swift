@@ -44,6 +44,8 @@ public final class AccessoryService {
     /// Who besides root may use Admin1; looked up at start and on reload
     /// (`resolveAdministratorGroup`), not per call, so a slow NSS never holds up the bus.
     public internal(set) var administrators: AdministratorGroup
+    /// Asked about callers who are neither root nor in `administrators`.
+    lazy var polkit = PolkitAuthority(connection: connection)
 
     public init(
         connection: BusConnection, logger: Logger, apps: @escaping () -> AppManifestCatalog,

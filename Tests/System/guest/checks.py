@@ -1117,6 +1117,111 @@ def check_nm_profiles_gone():
 
 
 # ---------------------------------------------------------------------------------------------
+# The Cockpit page (rpi): headless Chromium on the host logs in to this guest's cockpit-ws
+# through QEMU's user network and drives the page (Tests/System/browser.py). The guest starts
+# the app, tells the host when to begin and when the app has read the sensor, and takes the
+# browser's verdict on a port the host reaches by a forward. What the app and accessoryd saw
+# is checked here, not taken from the browser.
+
+COCKPIT_MAC = "52:54:00:c0:c0:01"
+COCKPIT_ADDRESS = "10.0.2.15/24"        # QEMU user network's guest address, where its forwards go
+CONTROL_PORT = 7000
+ACCESSORY_RENAMED = "6296f7a50469499eaa9650df64f86a35"
+ACCESSORY_REMOVED = "6e35865fa440452a80a3030b3d64cab1"
+APPROVAL_WINDOW_OPENED = "f2a07bd6da49453b9ac0ac0a84e704e6"
+COCKPIT_ADMIN = "installer"             # the runner's COCKPIT_USERS
+
+
+def cockpit_link():
+    for name in sorted(os.listdir("/sys/class/net")):
+        try:
+            with open(f"/sys/class/net/{name}/address") as handle:
+                if handle.read().strip() == COCKPIT_MAC:
+                    return name
+        except OSError:
+            continue
+    return None
+
+
+def browser_verdict(listener, timeout):
+    """The host's one line (PASS|FAIL reason) on the forwarded control port."""
+    listener.settimeout(timeout)
+    try:
+        connection, _ = listener.accept()
+    except socket.timeout:
+        return f"FAIL no verdict from the host's browser within {timeout} s"
+    with connection:
+        connection.settimeout(30)
+        data = b""
+        while not data.endswith(b"\n") and len(data) < 4096:
+            chunk = connection.recv(1024)
+            if not chunk:
+                break
+            data += chunk
+        connection.sendall(b"ok\n")
+    return data.decode("utf-8", "replace").strip() or "FAIL the host sent an empty verdict"
+
+
+def check_cockpit_page(state):
+    link = cockpit_link()
+    assert link, f"no network interface with MAC {COCKPIT_MAC} (the runner's user-network link)"
+    sh(["ip", "link", "set", link, "up"], check=True)
+    sh(["ip", "addr", "add", COCKPIT_ADDRESS, "dev", link], check=True)
+    sh(["systemctl", "start", "cockpit.socket"], timeout=90, check=True)
+    listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    listener.bind(("0.0.0.0", CONTROL_PORT))
+    listener.listen(1)
+    unit = "sensor-logger-sensor.service"
+    sh(["systemctl", "reset-failed", unit])
+    cursor = journal_cursor()
+    sh(["systemctl", "start", "--no-block", unit], check=True)
+    say(f"cockpit: {link} up as {COCKPIT_ADDRESS}, cockpit.socket started, {unit} asks for the sensor")
+    say("BROWSER go")
+
+    def ended():
+        return unit_properties(unit, "ActiveState")["ActiveState"] in ("inactive", "failed")
+    try:
+        wait_until(ended, 420, f"{unit} to end (approved from the page)", interval=2)
+        app_ended = None
+    except AssertionError as error:
+        app_ended = str(error)
+        sh(["systemctl", "stop", unit], timeout=150)
+    say("BROWSER app-done")
+    properties = unit_properties(unit, "Result", "ExecMainStatus")
+    output = "\n".join(entry.get("MESSAGE", "") for entry in journal(f"_SYSTEMD_UNIT={unit}", cursor=cursor)
+                       if isinstance(entry.get("MESSAGE"), str))
+    say(output.rstrip())
+    verdict = browser_verdict(listener, 900)
+    listener.close()
+    say(f"browser: {verdict}")
+
+    def decided(message_id):
+        return [entry for entry in journal(f"MESSAGE_ID={message_id}", unit=SERVICE, cursor=cursor)
+                if COCKPIT_ADMIN in str(entry.get("DECIDED_BY", ""))]
+    approved, renamed, removed = decided(ACCESSORY_APPROVED), decided(ACCESSORY_RENAMED), decided(ACCESSORY_REMOVED)
+    window = decided(APPROVAL_WINDOW_OPENED)
+    problems = []
+    if app_ended:
+        problems.append(app_ended)
+    elif properties["Result"] != "success" or f'= "{SENSOR_VALUE}"' not in output:
+        problems.append(f"the app ended {properties['Result']} (status {properties['ExecMainStatus']}) without "
+                        f"reading {SENSOR_VALUE!r}: {' / '.join(output.strip().splitlines()[-2:])}")
+    for what, entries in (("ACCESSORY_APPROVED", approved), ("ACCESSORY_RENAMED", renamed),
+                          ("ACCESSORY_REMOVED", removed), ("APPROVAL_WINDOW_OPENED", window)):
+        if not entries:
+            problems.append(f"no {what} decided by {COCKPIT_ADMIN} in the journal")
+    if not verdict.startswith("PASS"):
+        problems.append(f"browser: {verdict}")
+    assert not problems, "; ".join(problems)
+    accessory = approved[-1].get("ACCESSORY_ID", "?")
+    return (f"approved from the page by {approved[-1].get('DECIDED_BY')}: accessory {accessory}, the app read "
+            f"\"{SENSOR_VALUE}\"; renamed ({renamed[-1].get('MESSAGE', '')}) and removed from the page, an "
+            f"approval window opened; "
+            f"{verdict.removeprefix('PASS ')}")
+
+
+# ---------------------------------------------------------------------------------------------
 # The checks by name: what each runs, and whether it needs the accessories (radios, access
 # points, the sensor, the uplink) set up first. The runner's profile table says which run
 # in which boot, in order.
@@ -1145,6 +1250,7 @@ CHECKS = {
     "follow-start": (lambda ctx: check_follow_start(ctx.state), False),
     "app-follows": (lambda ctx: check_app_follows(ctx.state), False),
     "flood": (lambda ctx: check_flood(ctx.state), False),
+    "cockpit-page": (lambda ctx: check_cockpit_page(ctx.state), True),
 }
 
 
