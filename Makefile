@@ -162,7 +162,8 @@ deb-arm64: arm64-sdk
 
 ## The system tier: the .deb installed with apt in a Debian trixie image, booted
 ## with systemd as PID 1 under QEMU, virtual radios after boot (Tests/System/README.md).
-SYSTEM_PACKAGES := debootstrap qemu-system-x86 linux-image-amd64 kmod e2fsprogs
+SYSTEM_PACKAGES := debootstrap qemu-system-x86 linux-image-amd64 kmod e2fsprogs \
+                   chromium chromium-driver python3-selenium
 SYSTEM_BIN_DIR   = $$($(SWIFT) build -c release --static-swift-stdlib --show-bin-path)
 
 .PHONY: system-test system-deps
