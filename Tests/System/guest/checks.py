@@ -1176,9 +1176,9 @@ def sensor_leaves_and_returns(accessory):
     return cursor
 
 
-def wait_woken(accessory, cursor):
-    """APP_WOKEN for the accessory since `cursor`, then the woken service's run to its end.
-    Returns (accessoryd's message, the service's output, its User=)."""
+def wait_woken(accessory, cursor, started_before="0"):
+    """APP_WOKEN for the accessory since `cursor`, then the woken service's run (a start other
+    than `started_before`) to its end. Returns (accessoryd's message, the service's output, its User=)."""
     def woken():
         entries = [entry for entry in journal(f"MESSAGE_ID={APP_WOKEN}", unit=SERVICE, cursor=cursor)
                    if accessory in str(entry.get("MESSAGE", ""))]
@@ -1193,7 +1193,7 @@ def wait_woken(accessory, cursor):
     assert WAKE_SOCKET in message, f"accessoryd woke the app through something else: {message}"
 
     def ran_and_ended():
-        return wake_service_started() != "0" and active_state(WAKE_SERVICE) in ("inactive", "failed")
+        return wake_service_started() != started_before and active_state(WAKE_SERVICE) in ("inactive", "failed")
     wait_until(ran_and_ended, 240, f"{WAKE_SERVICE} to run and end", interval=3)
     properties = unit_properties(WAKE_SERVICE, "Result", "ExecMainStatus", "User")
     entries = journal(f"_SYSTEMD_UNIT={WAKE_SERVICE}", cursor=cursor)
@@ -1267,20 +1267,28 @@ def check_wake_removed(state):
     accessory = wake_record()["accessory"]
     assert "peripheral" in state, "the sensor is not on the air in this boot (wake-reboot did not run before)"
     sh(["systemctl", "stop", FOLLOW_UNIT])  # the app must hold no session, or nothing would be woken anyway
+    # First the same absence with the grant: it wakes the app (else no wake after the removal says nothing).
+    started_before = wake_service_started()
+    started = time.monotonic()
+    cursor = sensor_leaves_and_returns(accessory)
+    absent_after = time.monotonic() - started
+    wait_woken(accessory, cursor, started_before)
     removed = sh(["accessoryctl", "remove", accessory], timeout=60)
     assert removed.returncode == 0, f"accessoryctl remove {accessory} exited {removed.returncode}: {removed.stderr.strip()}"
     before = wake_service_started()
     cursor = journal_cursor()
     set_advertising(1, False)
-    time.sleep(20)  # off the air for longer than the 3 s presence floor; not asserted
+    # The app cannot be asked any more whether it is absent: off the air twice as long as the
+    # app took to see it absent with the grant; a wait, not asserted.
+    time.sleep(max(20, 2 * absent_after))
     set_advertising(1, True)
     # Longer than one wake interval (60 s): a wake held back by the bound would have come by then.
     time.sleep(90)
     woken = [str(e.get("MESSAGE", "")) for e in journal(f"MESSAGE_ID={APP_WOKEN}", unit=SERVICE, cursor=cursor)]
     assert not woken, f"the grant is gone, yet accessoryd woke the app: {woken[-1]}"
     assert wake_service_started() == before, f"the grant is gone, yet {WAKE_SERVICE} was started again"
-    return (f"accessory {accessory} removed; the sensor left and came back; no APP_WOKEN and {WAKE_SERVICE} "
-            f"not started in the 110 s after")
+    return (f"with the grant, the sensor's absence and return woke the app; accessory {accessory} removed "
+            f"(accessoryctl remove): the same absence and return, then 90 s: no APP_WOKEN, {WAKE_SERVICE} not started")
 
 # ---------------------------------------------------------------------------------------------
 # The checks by name: what each runs, and whether it needs the accessories (radios, access
