@@ -50,6 +50,8 @@ public final class Daemon {
     private var wifi: WiFiDiscovery?
     private var bus: BusConnection?
     private var service: AccessoryService?
+    /// Wakes apps whose observed accessories appear; with the D-Bus API only.
+    private var waker: AppWaker?
     /// The authorization core's adapter: made here, handed to the D-Bus service.
     private var authorization: AuthorizationCenter?
     /// Joins accessories' hotspots for apps.
@@ -301,6 +303,7 @@ public final class Daemon {
             service.limits = configuration.limits
             self.service = service
             self.bus = bus
+            startWaker(on: loop, bus: bus, service: service, authorization: authorization)
             return true
         } catch {
             if requiresBus {
@@ -389,10 +392,28 @@ public final class Daemon {
             logger.warning("Keeping the running configuration")
         }
         loadApps()
+        waker?.manifestsLoaded()
         service?.resolveAdministratorGroup()
         if servedCapture == nil { radios = (try? RadioInventory.probe(configuration)) ?? radios }
         sentStatus = readyStatus
         notifier.ready(status: readyStatus)
+    }
+
+    /// The notices go to the service first (an app with a session hears there),
+    /// then to the waker; wake sockets are checked with systemd now.
+    private func startWaker(on loop: EventLoop, bus: BusConnection, service: AccessoryService, authorization: AuthorizationCenter) {
+        let waker = AppWaker(
+            clock: SystemMonotonicClock(), logger: logger, loop: loop, apps: { [unowned self] in apps },
+            appsWithSessions: { [weak service] in Set(service?.openSessions.filter { $0.state == .active }.map(\.app) ?? []) },
+            resolve: AppWaker.systemdResolver(bus))
+        waker.isObserved = { [weak authorization] id in authorization?.core.grants[id]?.observesPresence == true }
+        let deliver = authorization.notify
+        authorization.notify = { [weak waker] notice in
+            deliver(notice)
+            waker?.take(notice)
+        }
+        waker.manifestsLoaded()
+        self.waker = waker
     }
 
     /// Reads the manifests; a refused file keeps only its own app out.

@@ -15,6 +15,10 @@ struct Options {
     var fetch: String?
     /// Then print presence changes and advertisements for this many seconds.
     var follow: Int?
+    /// Ask accessoryd to wake the app when its accessories appear (or stop asking), then exit.
+    var observe: Bool?
+    /// Started through the app's wake socket: take accessoryd's notes first.
+    var woken = false
     var help = false
 
     static let usage = """
@@ -23,6 +27,7 @@ struct Options {
                                  [--wifi-ssid-prefix PREFIX]
                                  [--read SERVICE/CHARACTERISTIC [--hold]]
                                  [--join [--fetch URL]] [--follow SECONDS]
+                                 [--observe yes|no] [--woken]
 
         Opens a session with accessoryd, prints the accessories this app already
         has, then, given an accessory to look for, shows a picker and prints every
@@ -49,6 +54,12 @@ struct Options {
                                      range and going out of it, and their
                                      advertisements (not with --read or --join);
                                      a restart of accessoryd is followed through
+          --observe yes|no           ask accessoryd to start the app (its manifest's
+                                     WakeSocket=) when each of its accessories
+                                     appears, or stop asking; then exit
+          --woken                    started by systemd through the wake socket:
+                                     print accessoryd's notes on it (LISTEN_FDS);
+                                     with --read, read the accessory they name
           --bus-address ADDRESS      a bus other than the system bus (tests)
           --help                     this text
 
@@ -96,10 +107,20 @@ struct Options {
                     throw UsageError(description: "--follow wants a number of seconds, not \(text)")
                 }
                 follow = seconds
+            case "--observe":
+                switch try value(of: argument) {
+                case "yes": observe = true
+                case "no": observe = false
+                case let text: throw UsageError(description: "--observe wants yes or no, not \(text)")
+                }
+            case "--woken": woken = true
             default: throw UsageError(description: "unknown argument \(argument)")
             }
         }
         if hold, read == nil { throw UsageError(description: "--hold goes with --read") }
+        if observe != nil, read != nil || join || follow != nil || woken {
+            throw UsageError(description: "--observe goes alone")
+        }
         if fetch != nil, !join { throw UsageError(description: "--fetch goes with --join") }
         if follow != nil, read != nil || join { throw UsageError(description: "--follow does not go with --read or --join") }
         if nameSubstring != nil, bluetoothService == nil {

@@ -16,3 +16,8 @@ func describe(_ accessory: Accessory) -> String {
 func say(_ line: String) { StandardOutput.write(line + "\n") }
 
 func printError(_ text: String) { StandardError.write("accessory-example: \(text)\n") }
+
+/// Text from outside (a wake note) without control characters, for a log line.
+func printable(_ text: String) -> String {
+    String(String.UnicodeScalarView(text.unicodeScalars.map { $0.properties.generalCategory == .control ? "?" : $0 }))
+}

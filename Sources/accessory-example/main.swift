@@ -15,6 +15,12 @@ if options.help {
     exit(0)
 }
 
+// First: the wake socket's connections are there to be taken once.
+let wakeNotes = options.woken ? WakeNotes.take() : []
+for note in wakeNotes {
+    say("woken: \(printable(note["ACCESSORY"] ?? "?")) \(printable(note["REASON"] ?? "?")) rssi=\(printable(note["RSSI"] ?? "?"))")
+}
+
 let session = AccessorySession(busAddress: options.busAddress)
 do {
     let known = try await session.activate()
@@ -26,6 +32,29 @@ do {
 }
 
 let items = options.pickerItems
+if items.isEmpty, let observe = options.observe {
+    var status: Int32 = 0
+    for accessory in session.accessories {
+        do {
+            try await session.observePresence(of: accessory, observe)
+            say("observing \(accessory.id): \(observe ? "yes" : "no")")
+        } catch {
+            printError("cannot observe \(accessory.id): \(error)")
+            status = 1
+        }
+    }
+    session.invalidate()
+    exit(status)
+}
+if items.isEmpty, options.woken, let read = options.read {
+    // The accessories the notes name (the path ends in the accessory's id), still the app's.
+    let named = Set(wakeNotes.compactMap { $0["ACCESSORY"]?.split(separator: "/").last.map(String.init) })
+    guard let sensor = session.accessories.first(where: { named.contains("\($0.id)") && $0.bluetoothIdentifier != nil }) else {
+        printError(wakeNotes.isEmpty ? "woken without a note on the wake socket" : "no accessory of this app is named by the wake note")
+        exit(1)
+    }
+    exit(await readCharacteristic(of: sensor, read, hold: false))
+}
 if items.isEmpty {
     // Nothing to ask for: use what the app already has.
     if let read = options.read {

@@ -103,7 +103,7 @@ struct ExampleAppTests {
     }
 
     @Test(arguments: [["--bluetooth-service", "not-a-uuid"], ["--name-substring", "Lamp"], ["--bus-address"], ["--frobnicate"],
-                      ["--follow", "soon"], ["--follow", "10", "--join"]])
+                      ["--follow", "soon"], ["--follow", "10", "--join"], ["--observe", "maybe"], ["--observe", "yes", "--woken"]])
     func aBadCommandLineExitsWithUsage(arguments: [String]) throws {
         let result = try run(arguments)
         #expect(result.status == 2)

@@ -251,6 +251,9 @@ final class FakeAgent: Sendable {
                 later([("AccessoryRemoved", { $0.append(objectPath: path) })])
             }
             return .reply(reply)
+        case "ObservePresence":
+            record("ObservePresence \(try call.readObjectPath()) \(try call.readBool())")
+            return .reply(reply)
         case "UpdateAuthorization":
             record("UpdateAuthorization \(try call.readObjectPath()) " + Self.describe(try call.readStringPairs()))
             return .reply(reply)

@@ -84,6 +84,11 @@ class Client:
     def session_call(self, method, arguments=None, reply="()", timeout=30):
         return self.call(NAME, self.session, SESSION, method, arguments, reply, timeout)
 
+    def observe_presence(self, path, observe=True):
+        """Asks accessoryd to wake this app (its manifest's WakeSocket=) when the accessory
+        appears while the app has no session; kept with the grant, across reboots."""
+        self.session_call("ObservePresence", ("ob", (path, observe)))
+
     def property(self, path, name):
         return self.call(NAME, path, "org.freedesktop.DBus.Properties", "Get", ("ss", (ACCESSORY, name)), "(v)")[0]
 

@@ -17,6 +17,9 @@ import AccessoryCore
 ///     SSID=4163 6d65            (hex)
 ///     SSIDRenamed=yes
 ///     BridgingIdentifier=…
+///     ObservesPresence=yes      (only when set: a store without wishes is
+///                                byte for byte what earlier versions wrote,
+///                                and they ignore the key)
 ///     Descriptor=yes            (then DescriptorServiceUUID=…, as DescriptorFields)
 ///     [Checksum]
 ///     FNV-1a-64=0123456789abcdef
@@ -38,6 +41,7 @@ public enum GrantStoreCodec {
             if let ssid = grant.ssid { text += "SSID=\(hexString(ssid.bytes))\n" }
             if grant.ssidRenamed { text += "SSIDRenamed=yes\n" }
             if let bridging = grant.bridgingIdentifier { text += "BridgingIdentifier=\(escape(bridging))\n" }
+            if grant.observesPresence { text += "ObservesPresence=yes\n" }
             if let descriptor = grant.descriptor {
                 // Present even when empty, so "no descriptor" and "an empty one" differ.
                 text += "Descriptor=yes\n"
@@ -95,6 +99,7 @@ public enum GrantStoreCodec {
                 grant.ssid = ssid
             }
             grant.ssidRenamed = fields["SSIDRenamed"] == "yes"
+            grant.observesPresence = fields["ObservesPresence"] == "yes"
             if let bridging = fields["BridgingIdentifier"] {
                 guard let text = unescape(bridging) else { throw .malformed("grant \(id) has a bad BridgingIdentifier") }
                 grant.bridgingIdentifier = text

@@ -16,11 +16,15 @@ public struct Grant: Hashable, Sendable {
     /// The SSID was renamed with the `ssid` rename option (the hotspot's
     /// name changes; the app reconfigures the accessory).
     public var ssidRenamed: Bool
+    /// The app asked (`ObservePresence`) to be woken when this accessory
+    /// appears: kept with the grant, so it outlives reboots and goes with it.
+    public var observesPresence: Bool
 
     public init(
         accessory: AccessoryID, app: AppID, displayName: String, state: AuthorizationState,
         bluetooth: BluetoothDeviceIdentifier? = nil, ssid: SSID? = nil, descriptor: DiscoveryDescriptor? = nil,
-        bridgingIdentifier: String? = nil, ssidRenamed: Bool = false
+        bridgingIdentifier: String? = nil, ssidRenamed: Bool = false,
+        observesPresence: Bool = false
     ) {
         self.accessory = accessory
         self.app = app
@@ -31,5 +35,6 @@ public struct Grant: Hashable, Sendable {
         self.descriptor = descriptor
         self.bridgingIdentifier = bridgingIdentifier
         self.ssidRenamed = ssidRenamed
+        self.observesPresence = observesPresence
     }
 }

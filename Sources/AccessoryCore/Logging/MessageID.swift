@@ -56,6 +56,10 @@ public enum MessageID: String, CaseIterable, Sendable {
     case hotspotJoinEnded = "9b41dba9b64e4ba5b86eb25e4886cb06"
     /// Which way a hotspot join goes: through NetworkManager or wpa_supplicant.
     case hotspotJoinRoute = "80685b3e47a147a6a0d12e6a7925be65"
+    /// accessoryd started an app (through its `WakeSocket=`) because an accessory it observes appeared.
+    case appWoken = "06e40a36ef874810b45ea785c1109dae"
+    /// An app could not be woken: its wake socket refused, is gone, or did not check out; waking backs off.
+    case appWakeFailed = "c3b0a3f1d9e24c7e8a51f06b2d7e4a90"
 
     /// The metadata key a log call sets to tag its entry with this class;
     /// the journald handler writes it as the MESSAGE_ID field.

@@ -8,6 +8,9 @@ public struct AppManifest: Hashable, Sendable {
     public var user: String?
     /// The systemd unit (`.service` or `.scope`) the app runs in.
     public var unit: String?
+    /// The app's `.socket` unit accessoryd connects to, to have systemd
+    /// start the app when an accessory it observes appears (`WakeSocket=`).
+    public var wakeSocket: String?
     public var supports: AccessorySupport
     public var bluetoothServiceUUIDs: Set<BluetoothUUID>
     public var bluetoothCompanyIdentifiers: Set<UInt16>
@@ -24,6 +27,7 @@ public struct AppManifest: Hashable, Sendable {
         displayName: String? = nil,
         user: String? = nil,
         unit: String? = nil,
+        wakeSocket: String? = nil,
         supports: AccessorySupport = [],
         bluetoothServiceUUIDs: Set<BluetoothUUID> = [],
         bluetoothCompanyIdentifiers: Set<UInt16> = [],
@@ -36,6 +40,7 @@ public struct AppManifest: Hashable, Sendable {
         self.displayName = displayName
         self.user = user
         self.unit = unit
+        self.wakeSocket = wakeSocket
         self.supports = supports
         self.bluetoothServiceUUIDs = bluetoothServiceUUIDs
         self.bluetoothCompanyIdentifiers = bluetoothCompanyIdentifiers

@@ -5,6 +5,7 @@
 ///     DisplayName=Acme Sensor Logger
 ///     User=acmelog
 ///     Unit=acme-logger.service
+///     WakeSocket=acme-logger-wake.socket
 ///     Supports=Bluetooth Wi-Fi
 ///
 ///     [Bluetooth]
@@ -19,7 +20,9 @@
 ///
 /// - `[App]`: `Name=` (required) is the app's id and must equal the file's
 ///   name without `.conf`; `User=` and/or `Unit=` (at least one; the unit is a
-///   `.service` or `.scope`) say how a caller is recognised; `Supports=` lists
+///   `.service` or `.scope`) say how a caller is recognised; `WakeSocket=`
+///   (optional) names the app's own `.socket` unit, not a template, that
+///   starts it when an observed accessory appears; `Supports=` lists
 ///   `Bluetooth` and/or `Wi-Fi` (`WiFi` is accepted too). Each key at most once.
 /// - `[Bluetooth]`: `ServiceUUIDs=` and `CompanyIdentifiers=` (hex with `0x`,
 ///   or decimal) take space-separated lists; `Names=` takes one name per
@@ -48,7 +51,7 @@ enum AppManifestParser {
                 fail(entry.line, .invalidValue(section: entry.section, key: entry.key, value: entry.value, expected: expected))
             }
             switch (entry.section, entry.key) {
-            case ("App", "Name"), ("App", "DisplayName"), ("App", "User"), ("App", "Unit"), ("App", "Supports"):
+            case ("App", "Name"), ("App", "DisplayName"), ("App", "User"), ("App", "Unit"), ("App", "Supports"), ("App", "WakeSocket"):
                 guard seen.insert(entry.key).inserted else {
                     throw fail(entry.line, .duplicateKey(section: entry.section, key: entry.key))
                 }
@@ -68,6 +71,11 @@ enum AppManifestParser {
             case ("App", "Unit"):
                 guard isUnitName(entry.value) else { throw invalid("a systemd unit name ending in .service or .scope") }
                 manifest.unit = entry.value
+            case ("App", "WakeSocket"):
+                guard let socket = WakeSocketName(entry.value) else {
+                    throw invalid("a systemd unit name ending in .socket, not a template (no @)")
+                }
+                manifest.wakeSocket = socket.unit
             case ("App", "Supports"):
                 for word in words(entry.value) {
                     switch word {

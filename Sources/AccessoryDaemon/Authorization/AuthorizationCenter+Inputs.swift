@@ -126,6 +126,10 @@ extension AuthorizationCenter {
         }
     }
 
+    public func observePresence(_ id: AccessoryID, manifest: AppManifest, observe: Bool) throws(AccessorySetupError) {
+        try transact { core, _, _ throws(AccessorySetupError) in ((), try core.observePresence(id, manifest: manifest, observe: observe)) }
+    }
+
     /// The loop's timer calls this at the core's next deadline.
     public func deadlineReached() {
         apply { core, now, registry in core.deadlineReached(registry: registry, at: now) }

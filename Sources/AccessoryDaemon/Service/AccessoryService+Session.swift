@@ -67,6 +67,8 @@ extension AccessoryService {
             return try joinHotspot(call, session)
         case Session1.leaveHotspot.name:
             return try leaveHotspot(call, session)
+        case Session1.observePresence.name:
+            return try observePresence(call, session, manifest)
         case Session1.showPicker.name:
             // One budget for the call's arguments together (ArgumentBytes).
             let reader = LimitedArguments(call, limits: limits)

@@ -273,7 +273,7 @@ public final class AccessorySession: Sendable {
     }
 
     /// Calls a `Session1` method that returns nothing.
-    private func sessionCall(
+    func sessionCall(
         _ member: String, _ build: @escaping @Sendable (BusReply) -> Void = { _ in }
     ) async throws(AccessorySetupError) {
         let (thread, path) = try core.active()

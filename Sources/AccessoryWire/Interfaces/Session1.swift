@@ -24,6 +24,8 @@ public enum Session1 {
         "JoinHotspot", in: [accessory, BusArgument("passphrase", .string)],
         out: [BusArgument("result", .string), BusArgument("interface", .string), BusArgument("address", .string)])
     public static let leaveHotspot = BusMethod("LeaveHotspot", in: [accessory])
+    /// Not an AccessorySetupKit method: wake the app (its manifest's `WakeSocket=`) when the accessory appears.
+    public static let observePresence = BusMethod("ObservePresence", in: [accessory, BusArgument("observe", .boolean)])
     public static let takeEvents = BusMethod("TakeEvents", out: [BusArgument("events", .array(WireQueuedEvent.type))])
 
     private static let error = [BusArgument("error", .string), BusArgument("message", .string)]
@@ -56,7 +58,7 @@ public enum Session1 {
         methods: [
             activate, invalidate, showPicker, updatePicker, finishPickerDiscovery, dismissPicker, finishAuthorization,
             failAuthorization, updateAuthorization, removeAccessory, renameAccessory, migrate, openBluetoothChannel,
-            joinHotspot, leaveHotspot, takeEvents,
+            joinHotspot, leaveHotspot, takeEvents, observePresence,
         ],
         signals: [
             activated, invalidated, pickerDidPresent, accessoryDiscovered, accessoryAdded, accessoryChanged,

@@ -16,6 +16,36 @@ import Testing
         #expect(decoded.sorted { $0.accessory < $1.accessory } == Self.grants.sorted { $0.accessory < $1.accessory })
     }
 
+    @Test func theWishToBeWokenRoundTrips() throws {
+        var grants = Self.grants
+        grants[1].observesPresence = true
+        let bytes = GrantStoreCodec.encode(grants)
+        #expect(String(decoding: bytes, as: UTF8.self).contains("ObservesPresence=yes\n"))
+        #expect(try GrantStoreCodec.decode(bytes).first { $0.accessory == AccessoryID(0x2) }?.observesPresence == true)
+    }
+
+    /// A store written before the wish existed: the exact bytes the earlier
+    /// encoder wrote load unchanged, and without wishes the encoder still writes them.
+    @Test func aStoreWrittenBeforeWishesLoadsUnchanged() throws {
+        let body = Array("""
+            # accessoryd grant store: written atomically by accessoryd; do not edit.
+            [Store]
+            Version=1
+            Grants=1
+            [Grant 00000000000000a1]
+            App=acme
+            DisplayName=Porch
+            State=authorized
+            BluetoothAddress=AA:BB:CC:DD:EE:FF
+            BluetoothAddressType=1
+
+            """.utf8)
+        let file = body + Array("[Checksum]\nFNV-1a-64=\(GrantStoreCodec.checksum(body))\n".utf8)
+        let grants = try GrantStoreCodec.decode(file)
+        #expect(grants.map(\.observesPresence) == [false])
+        #expect(GrantStoreCodec.encode(grants) == file)
+    }
+
     @Test func anEmptyStoreRoundTrips() throws {
         #expect(try GrantStoreCodec.decode(GrantStoreCodec.encode([])) == [])
     }

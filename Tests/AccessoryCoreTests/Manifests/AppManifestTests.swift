@@ -77,7 +77,21 @@ private let acme = """
         ("[App]\nName=m\nUser=u\nSupports=Wi-Fi\n[Bluetooth]\nNames=x", 4,
          .invalidValue(section: "App", key: "Supports", value: "Wi-Fi", expected: "Bluetooth as well, since the file has a [Bluetooth] section")),
         ("[App]\nName=m\nUser=u\nSupports=Bluetooth\nbroken line", 5, .missingEquals("broken line")),
+        ("[App]\nName=m\nUser=u\nWakeSocket=m.service\nSupports=Bluetooth", 4,
+         .invalidValue(section: "App", key: "WakeSocket", value: "m.service", expected: "a systemd unit name ending in .socket, not a template (no @)")),
+        ("[App]\nName=m\nUser=u\nWakeSocket=m@.socket\nSupports=Bluetooth", 4,
+         .invalidValue(section: "App", key: "WakeSocket", value: "m@.socket", expected: "a systemd unit name ending in .socket, not a template (no @)")),
+        ("[App]\nName=m\nUser=u\nWakeSocket=m.socket\nWakeSocket=m.socket\nSupports=Bluetooth", 5,
+         .duplicateKey(section: "App", key: "WakeSocket")),
     ]
+
+    @Test func readsTheWakeSocket() throws {
+        let text = "[App]\nName=m\nUser=u\nWakeSocket=m-wake.socket\nSupports=Bluetooth"
+        let catalog = AppManifestLoader.load(vendor: [file(vendorDir, "m.conf", text)], administrator: [])
+        #expect(catalog.errors.isEmpty)
+        #expect(try #require(catalog["m"]).wakeSocket == "m-wake.socket")
+        #expect(try #require(AppManifestLoader.load(vendor: [file(vendorDir, "acme-sensor-logger.conf", acme)], administrator: [])["acme-sensor-logger"]).wakeSocket == nil)
+    }
 
     @Test(arguments: malformed)
     func malformedManifestIsRefusedWithFileLineAndReason(text: String, line: Int?, reason: KeyFileError.Reason) {

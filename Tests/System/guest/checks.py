@@ -52,6 +52,7 @@ ACCESSORY_APPROVED = "3209c5fa32a041dd9176aeef15669876"
 BLUETOOTH_CHANNEL_FAILED = "a9a65f8559da4a3eadfebdee701cd83f"
 HOTSPOT_JOIN_RESULT = "8af494bf5bf64b65a682f485c608fb14"
 BUS_LOST = "7cf47dda999a425488152c03ba42535a"
+APP_WOKEN = "06e40a36ef874810b45ea785c1109dae"
 
 SERVICE = "accessoryd.service"
 
@@ -1220,6 +1221,178 @@ def check_cockpit_page(state):
             f"approval window opened; "
             f"{verdict.removeprefix('PASS ')}")
 
+# Waking the app when its sensor appears (issue 28): sensor-logger-wake.socket is enabled,
+# its service is not; the manifest names the socket (WakeSocket=).
+
+WAKE_SOCKET = "sensor-logger-wake.socket"
+WAKE_SERVICE = "sensor-logger-wake.service"
+WAKE_STATE = os.path.join(STATE, "wake.json")
+
+
+def as_app(*arguments, timeout=180):
+    """accessory-example as the app's user, in a transient unit (a session while it runs)."""
+    return sh(["systemd-run", "--quiet", "--wait", "--pipe", "--collect", "-p", "User=sensor-logger",
+               "-p", "Group=sensor-logger", "/usr/local/bin/accessory-example", *arguments], timeout=timeout)
+
+
+def set_advertising(index, enable):
+    """LE Set Advertising Enable on controller `index` (the sensor's own): the sensor leaves
+    the air (0) or comes back (1); lab-peripheral keeps serving GATT meanwhile."""
+    opcode = (0x08 << 10) | 0x000A
+    with socket.socket(socket.AF_BLUETOOTH, socket.SOCK_RAW, socket.BTPROTO_HCI) as hci:
+        hci.bind((index,))
+        hci.send(struct.pack("<BHBB", 1, opcode, 1, 1 if enable else 0))
+        time.sleep(0.2)  # lets the command reach the controller before the socket closes
+
+
+def app_sees_present(accessory):
+    """What the app's own session says of the accessory's presence: 'yes', 'no' or None."""
+    listing = as_app().stdout
+    for line in listing.splitlines():
+        if accessory in line:
+            match = re.search(r"present=(yes|no)", line)
+            return match.group(1) if match else None
+    return None
+
+
+def wake_service_started():
+    """systemd's record of the last start of the woken service in this boot (0: never)."""
+    return unit_properties(WAKE_SERVICE, "ExecMainStartTimestampMonotonic")["ExecMainStartTimestampMonotonic"]
+
+
+def not_run_since_boot(what):
+    socket_state = active_state(WAKE_SOCKET)
+    service_state = active_state(WAKE_SERVICE)
+    assert socket_state == "active", f"{WAKE_SOCKET} is {socket_state}, not listening {what}"
+    assert service_state != "active" and wake_service_started() == "0", \
+        f"{WAKE_SERVICE} ran {what} before any sensor appeared ({service_state})"
+
+
+def sensor_leaves_and_returns(accessory):
+    """Advertising off until the app's session sees the sensor absent (no session is left
+    open meanwhile), then on again. Returns the journal cursor from before it came back."""
+    set_advertising(1, False)
+    wait_until(lambda: app_sees_present(accessory) == "no", 180,
+               f"the app to see its sensor {accessory} absent", interval=5)
+    say(f"wake: the sensor {accessory} is absent for the app; advertising again")
+    cursor = journal_cursor()
+    set_advertising(1, True)
+    return cursor
+
+
+def wait_woken(accessory, cursor, started_before="0"):
+    """APP_WOKEN for the accessory since `cursor`, then the woken service's run (a start other
+    than `started_before`) to its end. Returns (accessoryd's message, the service's output, its User=)."""
+    def woken():
+        entries = [entry for entry in journal(f"MESSAGE_ID={APP_WOKEN}", unit=SERVICE, cursor=cursor)
+                   if accessory in str(entry.get("MESSAGE", ""))]
+        return entries[-1] if entries else None
+    try:
+        entry = wait_until(woken, 180, f"APP_WOKEN for {accessory} in accessoryd's journal", interval=3)
+    except Timeout as error:
+        failed = [str(e.get("MESSAGE", "")) for e in journal(unit=SERVICE, cursor=cursor)
+                  if "wake" in str(e.get("MESSAGE", "")).lower()]
+        raise CheckFailed(f"{error}" + (f"; accessoryd: {failed[-1]}" if failed else "; accessoryd logged nothing of waking"))
+    message = str(entry.get("MESSAGE", ""))
+    assert WAKE_SOCKET in message, f"accessoryd woke the app through something else: {message}"
+
+    def ran_and_ended():
+        return wake_service_started() != started_before and active_state(WAKE_SERVICE) in ("inactive", "failed")
+    wait_until(ran_and_ended, 240, f"{WAKE_SERVICE} to run and end", interval=3)
+    properties = unit_properties(WAKE_SERVICE, "Result", "ExecMainStatus", "User")
+    entries = journal(f"_SYSTEMD_UNIT={WAKE_SERVICE}", cursor=cursor)
+    output = "\n".join(str(e.get("MESSAGE", "")) for e in entries if isinstance(e.get("MESSAGE"), str))
+    say(output.rstrip())
+    tail = " / ".join(output.strip().splitlines()[-3:])
+    assert properties["Result"] == "success", \
+        f"{WAKE_SERVICE} failed: exit status {properties['ExecMainStatus']}: {tail}"
+    assert f"woken: /org/accessoryagent/accessory/{accessory} appeared" in output, \
+        f"{WAKE_SERVICE} did not print accessoryd's note for {accessory}: {tail}"
+    assert f'= "{SENSOR_VALUE}"' in output, f"{WAKE_SERVICE} did not read \"{SENSOR_VALUE}\": {tail}"
+    uids = {e.get("_UID") for e in entries if "read:" in str(e.get("MESSAGE", ""))}
+    expected = sh(["id", "-u", "sensor-logger"]).stdout.strip()
+    assert uids == {expected}, f"the read was logged by uid {sorted(map(str, uids))}, not sensor-logger's {expected}"
+    return message, output, properties["User"]
+
+
+def check_wake_exposure():
+    text = sh(["systemd-analyze", "security", "--no-pager", WAKE_SERVICE], timeout=120).stdout
+    match = re.search(r"Overall exposure level for \S+: ([0-9.]+)", text)
+    assert match, f"systemd-analyze security gave no exposure level: {' / '.join(text.strip().splitlines()[-2:])}"
+    score = float(match.group(1))
+    assert score <= 2.0, f"{WAKE_SERVICE}'s exposure is {score}, above 2.0"
+    return f"systemd-analyze security: {WAKE_SERVICE} exposure {score}"
+
+
+def check_wake(state):
+    not_run_since_boot("after boot")
+    approved = state.get("approved") or []
+    assert approved, "app-sensor granted no sensor to wake the app for"
+    accessory = approved[0]
+    observed = as_app("--observe", "yes")
+    assert observed.returncode == 0 and f"observing {accessory}: yes" in observed.stdout, \
+        f"accessory-example --observe yes: {(observed.stderr or observed.stdout).strip()}"
+    with open(WAKE_STATE, "w") as handle:
+        json.dump({"accessory": accessory, "sensor_address": state.get("sensor_address")}, handle)
+    cursor = sensor_leaves_and_returns(accessory)
+    message, _, user = wait_woken(accessory, cursor)
+    return (f"observed; the sensor left and came back; accessoryd: {message}; {WAKE_SERVICE} ran as "
+            f"User={user} and read \"{SENSOR_VALUE}\"")
+
+
+def wake_record():
+    try:
+        with open(WAKE_STATE) as handle:
+            return json.load(handle)
+    except FileNotFoundError:
+        raise CheckFailed("boot 1's wake check left no record (it did not observe)")
+
+
+def check_wake_reboot(state):
+    record = wake_record()
+    accessory = record["accessory"]
+    not_run_since_boot("after the reboot")
+    if wait_active(120) != "active":
+        start_by_hand_to_go_on()
+    cursor = journal_cursor()
+    say("wake: bluetooth (btvirt) and the sensor on hci1, after the reboot")
+    addresses = start_bluetooth()
+    assert addresses[1] == record["sensor_address"], \
+        f"the sensor's controller has address {addresses[1]} in this boot, not boot 1's {record['sensor_address']}"
+    state["peripheral"] = spawn("lab-peripheral", ["lab-peripheral", "serve", "--controller", "hci1",
+                                                   "--value", SENSOR_VALUE])
+    wait_until(lambda: "serving hci1" in log_text("lab-peripheral"), 60, "the sensor to advertise on hci1")
+    message, _, user = wait_woken(accessory, cursor)
+    return (f"{WAKE_SERVICE} had not run since boot; the sensor appeared; accessoryd: {message}; the service ran "
+            f"as User={user} and read \"{SENSOR_VALUE}\"")
+
+
+def check_wake_removed(state):
+    accessory = wake_record()["accessory"]
+    assert "peripheral" in state, "the sensor is not on the air in this boot (wake-reboot did not run before)"
+    sh(["systemctl", "stop", FOLLOW_UNIT])  # the app must hold no session, or nothing would be woken anyway
+    # First the same absence with the grant: it wakes the app (else no wake after the removal says nothing).
+    started_before = wake_service_started()
+    started = time.monotonic()
+    cursor = sensor_leaves_and_returns(accessory)
+    absent_after = time.monotonic() - started
+    wait_woken(accessory, cursor, started_before)
+    removed = sh(["accessoryctl", "remove", accessory], timeout=60)
+    assert removed.returncode == 0, f"accessoryctl remove {accessory} exited {removed.returncode}: {removed.stderr.strip()}"
+    before = wake_service_started()
+    cursor = journal_cursor()
+    set_advertising(1, False)
+    # The app cannot be asked any more whether it is absent: off the air twice as long as the
+    # app took to see it absent with the grant; a wait, not asserted.
+    time.sleep(max(20, 2 * absent_after))
+    set_advertising(1, True)
+    # Longer than one wake interval (60 s): a wake held back by the bound would have come by then.
+    time.sleep(90)
+    woken = [str(e.get("MESSAGE", "")) for e in journal(f"MESSAGE_ID={APP_WOKEN}", unit=SERVICE, cursor=cursor)]
+    assert not woken, f"the grant is gone, yet accessoryd woke the app: {woken[-1]}"
+    assert wake_service_started() == before, f"the grant is gone, yet {WAKE_SERVICE} was started again"
+    return (f"with the grant, the sensor's absence and return woke the app; accessory {accessory} removed "
+            f"(accessoryctl remove): the same absence and return, then 90 s: no APP_WOKEN, {WAKE_SERVICE} not started")
 
 # ---------------------------------------------------------------------------------------------
 # The checks by name: what each runs, and whether it needs the accessories (radios, access
@@ -1251,6 +1424,10 @@ CHECKS = {
     "app-follows": (lambda ctx: check_app_follows(ctx.state), False),
     "flood": (lambda ctx: check_flood(ctx.state), False),
     "cockpit-page": (lambda ctx: check_cockpit_page(ctx.state), True),
+    "wake-exposure": (lambda ctx: check_wake_exposure(), False),
+    "wake": (lambda ctx: check_wake(ctx.state), True),
+    "wake-reboot": (lambda ctx: check_wake_reboot(ctx.state), False),
+    "wake-removed": (lambda ctx: check_wake_removed(ctx.state), False),
 }
 
 

@@ -1,0 +1,111 @@
+import AccessoryCore
+import AccessoryPlatform
+import Glibc
+import Testing
+import TestSupport
+@testable import AccessoryDaemon
+
+/// `Session1.ObservePresence` through the real service on a private bus,
+/// with the real grant store on disk, and the waker wired to the center as
+/// the daemon wires it: the wish is durable, another app learns nothing,
+/// and an app that has exited is woken through its socket when its accessory appears.
+@Suite(.serialized) struct ObservePresenceServiceTests {
+    static let acme = AppManifest(app: "acme", user: "nobody", wakeSocket: "acme-wake.socket", supports: [.bluetooth],
+                                  bluetoothServiceUUIDs: [BluetoothUUID(uuid16: 0x180F)])
+    static let globex = AppManifest(app: "globex", user: "daemon", wakeSocket: "globex.socket", supports: [.bluetooth])
+    static let address = "C0:FF:EE:00:00:50"
+    static let grant = Grant(accessory: AccessoryID(0xA1), app: "acme", displayName: "Porch", state: .authorized,
+                             bluetooth: BluetoothDeviceIdentifier(address: HardwareAddress(address)!, addressType: .public))
+
+    static func observe(_ path: String) -> String {
+        """
+        session = call(manager, "org.accessoryagent.Manager1", "OpenSession")
+        call(session, "org.accessoryagent.Session1", "Activate")
+        print(call(session, "org.accessoryagent.Session1", "ObservePresence", dbus.ObjectPath("\(path)"), True))
+        """
+    }
+
+    @Test func theWishIsDurableAndAnotherAppsAccessoryIsUnknown() throws {
+        let h = try ServiceHarness(manifests: [Self.acme, Self.globex], grants: [Self.grant])
+        let theirs = try h.run(Self.observe("/org/accessoryagent/accessory/00000000000000a1"), as: "daemon")
+        let none = try h.run(Self.observe("/org/accessoryagent/accessory/00000000000000b2"), as: "daemon")
+        #expect(theirs == "error org.accessoryagent.Error.invalidRequest\n")
+        #expect(theirs == none)
+        #expect(h.store.grants[AccessoryID(0xA1)]?.observesPresence == false)
+
+        let own = try h.run(Self.observe("/org/accessoryagent/accessory/00000000000000a1"), as: "nobody")
+        #expect(own == "None\n")
+        // On disk, as a restart (or a reboot) reads it.
+        let reread = GrantStore(directory: h.directory)
+        _ = try reread.load()
+        #expect(reread.grants[AccessoryID(0xA1)]?.observesPresence == true)
+    }
+
+    @Test func anAppThatExitedIsWokenWhenItsAccessoryAppears() throws {
+        let h = try ServiceHarness(manifests: [Self.acme], grants: [Self.grant])
+        let socketPath = h.scratch.path("wake.sock")
+        let listener = try Self.listen(at: socketPath)
+        defer { close(listener) }
+        let waker = AppWaker(clock: SystemMonotonicClock(), logger: h.log.logger, loop: h.loop,
+                             apps: { AppManifestCatalog(manifests: ["acme": Self.acme]) },
+                             appsWithSessions: { Set(h.service.openSessions.filter { $0.state == .active }.map(\.app)) },
+                             resolve: { _, completion in completion(.success(socketPath)) })
+        waker.isObserved = { id in h.service.center.core.grants[id]?.observesPresence == true }
+        let deliver = h.service.center.notify
+        h.service.center.notify = { notice in
+            deliver(notice)
+            waker.take(notice)
+        }
+        #expect(try h.run(Self.observe("/org/accessoryagent/accessory/00000000000000a1"), as: "nobody") == "None\n")
+        h.pump { h.service.openSessions.isEmpty }
+        #expect(h.service.openSessions.isEmpty, "the app has exited")
+
+        h.hear(Self.address, name: "Acme 50", service: 0x180F)
+        var notes: [String] = []
+        h.pump { notes += Self.accepted(listener); return !notes.isEmpty }
+        #expect(notes.count == 1)
+        #expect(notes.first?.hasPrefix("ACCESSORY=/org/accessoryagent/accessory/00000000000000a1\nREASON=appeared\n") == true)
+        #expect(h.log.values(of: "unit") == ["acme-wake.socket"])
+
+        // Removed: it leaves, comes back long after the bound, and nobody is woken.
+        try h.service.center.remove(AccessoryID(0xA1), app: "acme", by: .app("acme"))
+        h.clock.advance(by: .seconds(3600))
+        h.service.center.deadlineReached()
+        h.hear(Self.address, name: "Acme 50", service: 0x180F)
+        for _ in 0..<5 { _ = h.loop.runOnce(timeout: .milliseconds(25)) }
+        #expect(Self.accepted(listener).isEmpty)
+    }
+
+    static func listen(at path: String) throws -> Int32 {
+        let fd = socket(AF_UNIX, SocketType.stream | SocketType.closeOnExec | SocketType.nonBlocking, 0)
+        try #require(fd >= 0)
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            for (index, byte) in path.utf8.enumerated() { raw[index] = byte }
+        }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        try #require(bound == 0)
+        try #require(Glibc.listen(fd, 8) == 0)
+        return fd
+    }
+
+    static func accepted(_ listener: Int32) -> [String] {
+        var notes: [String] = []
+        while true {
+            let connection = accept(listener, nil, nil)
+            guard connection >= 0 else { return notes }
+            var buffer = [UInt8](repeating: 0, count: 8192)
+            var text: [UInt8] = []
+            while true {
+                let count = buffer.withUnsafeMutableBytes { recv(connection, $0.baseAddress, $0.count, 0) }
+                if count <= 0 { break }
+                text += buffer[0..<count]
+            }
+            close(connection)
+            notes.append(String(decoding: text, as: UTF8.self))
+        }
+    }
+}
