@@ -403,7 +403,7 @@ public final class Daemon {
     /// then to the waker; wake sockets are checked with systemd now.
     private func startWaker(on loop: EventLoop, bus: BusConnection, service: AccessoryService, authorization: AuthorizationCenter) {
         let waker = AppWaker(
-            clock: SystemMonotonicClock(), logger: logger, loop: loop, apps: { [unowned self] in apps },
+            logger: logger, scheduler: loop, apps: { [unowned self] in apps },
             appsWithSessions: { [weak service] in Set(service?.openSessions.filter { $0.state == .active }.map(\.app) ?? []) },
             resolve: AppWaker.systemdResolver(bus))
         waker.isObserved = { [weak authorization] id in authorization?.core.grants[id]?.observesPresence == true }

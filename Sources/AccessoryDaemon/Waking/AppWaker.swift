@@ -8,7 +8,7 @@ import Logging
 /// notices (presence, advertisements, removals), asks the machine, and
 /// carries out its actions: a short note sent to the app's wake socket
 /// (its manifest's `WakeSocket=`; systemd starts the app's service for the
-/// connection), the journal, and one loop timer for the machine's next
+/// connection), the journal, and one timer for the machine's next
 /// deadline. Only socket activation is used: accessoryd needs no privilege
 /// to wake an app (README, "Waking an app when its accessory appears").
 public final class AppWaker {
@@ -16,9 +16,9 @@ public final class AppWaker {
     public typealias Resolve = (AppManifest, @escaping (Result<String, WakeSocketRefusal>) -> Void) -> Void
 
     private var machine: WakeStateMachine
-    private let clock: any MonotonicClock
     private let logger: Logger
-    private weak var loop: EventLoop?
+    /// The time and the timer; without one (tests of the note alone) actions run at once and nothing is held back.
+    private weak var scheduler: (any Scheduler)?
     private let apps: () -> AppManifestCatalog
     private let appsWithSessions: () -> Set<AppID>
     private let resolve: Resolve
@@ -32,13 +32,12 @@ public final class AppWaker {
     public var isObserved: (AccessoryID) -> Bool = { _ in true }
 
     public init(
-        configuration: WakeStateMachine.Configuration = .init(), clock: any MonotonicClock, logger: Logger, loop: EventLoop?,
+        configuration: WakeStateMachine.Configuration = .init(), logger: Logger, scheduler: (any Scheduler)?,
         apps: @escaping () -> AppManifestCatalog, appsWithSessions: @escaping () -> Set<AppID>, resolve: @escaping Resolve
     ) {
         machine = WakeStateMachine(configuration: configuration)
-        self.clock = clock
         self.logger = logger
-        self.loop = loop
+        self.scheduler = scheduler
         self.apps = apps
         self.appsWithSessions = appsWithSessions
         self.resolve = resolve
@@ -77,12 +76,16 @@ public final class AppWaker {
                 return
             }
             if present {
-                let now = clock.now
+                let now = self.now
                 let actions = machine.appeared(grant.accessory, app: grant.app,
                                                appHasSession: appsWithSessions().contains(grant.app), at: now)
                 // On the loop's next turn: the advertisement that made it present
                 // comes in a notice right after this one, and goes in the note.
-                if let loop, (try? loop.after(.zero, { [weak self] in self?.carryOut(actions) })) != nil {} else { carryOut(actions) }
+                if let scheduler {
+                    scheduler.at(now) { [weak self] in self?.carryOut(actions) }
+                } else {
+                    carryOut(actions)
+                }
             } else {
                 machine.left(grant.accessory)
             }
@@ -99,7 +102,7 @@ public final class AppWaker {
 
     /// The loop's timer: held-back wakes whose wait is over.
     public func deadlineReached() {
-        carryOut(machine.deadlineReached(appsWithSessions: appsWithSessions(), at: clock.now))
+        carryOut(machine.deadlineReached(appsWithSessions: appsWithSessions(), at: now))
         reschedule()
     }
 
@@ -152,7 +155,7 @@ public final class AppWaker {
     private func failed(_ id: AccessoryID, app: AppID, unit: String, why: String) {
         logger.log(.appWakeFailed, level: .warning, "Cannot wake \(app) through \(unit) for its accessory \(id): \(why)",
                    metadata: ["app": "\(app)", "accessory.id": "\(id)", "unit": "\(unit)", "error": "\(why)"])
-        carryOut(machine.wakeFailed(id, at: clock.now))
+        carryOut(machine.wakeFailed(id, at: now))
     }
 
     /// The note the woken app reads from the connection: which accessory, and why.
@@ -183,21 +186,23 @@ public final class AppWaker {
         }
     }
 
+    private var now: MonotonicInstant { scheduler?.now ?? SystemMonotonicClock().now }
+
     private func reschedule() {
-        guard let loop else { return }
+        guard let scheduler else { return }
         guard let deadline = machine.nextDeadline else {
-            if let armed = timer { loop.cancel(armed.token); timer = nil }
+            if let armed = timer { scheduler.cancel(armed.token); timer = nil }
             return
         }
         if let armed = timer {
             if armed.due == deadline { return }
-            loop.cancel(armed.token)
+            scheduler.cancel(armed.token)
         }
         timer = nil
-        guard let token = try? loop.at(deadline, { [weak self] in
+        let token = scheduler.at(deadline) { [weak self] in
             self?.timer = nil
             self?.deadlineReached()
-        }) else { return }
+        }
         timer = (token, deadline)
     }
 }

@@ -55,7 +55,7 @@ import TestSupport
     }
 
     func makeWaker(loop: EventLoop, log: RecordedLog, path: String, sessions: @escaping () -> Set<AppID> = { [] }) -> AppWaker {
-        AppWaker(clock: SystemMonotonicClock(), logger: log.logger, loop: loop,
+        AppWaker(logger: log.logger, scheduler: loop,
                  apps: { AppManifestCatalog(manifests: ["acme": Self.manifest]) }, appsWithSessions: sessions,
                  resolve: { _, completion in completion(.success(path)) })
     }

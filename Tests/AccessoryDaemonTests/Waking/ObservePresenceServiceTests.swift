@@ -46,7 +46,7 @@ import TestSupport
         let socketPath = h.scratch.path("wake.sock")
         let listener = try Self.listen(at: socketPath)
         defer { close(listener) }
-        let waker = AppWaker(clock: SystemMonotonicClock(), logger: h.log.logger, loop: h.loop,
+        let waker = AppWaker(logger: h.log.logger, scheduler: h.loop,
                              apps: { AppManifestCatalog(manifests: ["acme": Self.acme]) },
                              appsWithSessions: { Set(h.service.openSessions.filter { $0.state == .active }.map(\.app)) },
                              resolve: { _, completion in completion(.success(socketPath)) })
