@@ -19,41 +19,6 @@ import TestSupport
               observesPresence: true)
     }
 
-    /// A listening stream socket at `path`, as systemd makes it for `ListenStream=`.
-    func listen(at path: String) throws -> Int32 {
-        let fd = socket(AF_UNIX, SocketType.stream | SocketType.closeOnExec | SocketType.nonBlocking, 0)
-        try #require(fd >= 0)
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            for (index, byte) in path.utf8.enumerated() { raw[index] = byte }
-        }
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
-        try #require(bound == 0)
-        try #require(Glibc.listen(fd, 8) == 0)
-        return fd
-    }
-
-    /// Every note waiting on `listener`, each as its text.
-    func accepted(_ listener: Int32) -> [String] {
-        var notes: [String] = []
-        while true {
-            let connection = accept(listener, nil, nil)
-            guard connection >= 0 else { return notes }
-            var buffer = [UInt8](repeating: 0, count: 8192)
-            var text: [UInt8] = []
-            while true {
-                let count = buffer.withUnsafeMutableBytes { recv(connection, $0.baseAddress, $0.count, 0) }
-                if count <= 0 { break }
-                text += buffer[0..<count]
-            }
-            close(connection)
-            notes.append(String(decoding: text, as: UTF8.self))
-        }
-    }
-
     func makeWaker(loop: EventLoop, log: RecordedLog, path: String, sessions: @escaping () -> Set<AppID> = { [] }) -> AppWaker {
         AppWaker(logger: log.logger, scheduler: loop,
                  apps: { AppManifestCatalog(manifests: ["acme": Self.manifest]) }, appsWithSessions: sessions,
@@ -67,7 +32,7 @@ import TestSupport
     @Test func anObservedAccessoryAppearingSendsTheNoteToTheAppsSocket() throws {
         let scratch = try ScratchDirectory("waker")
         let path = scratch.path("wake.sock")
-        let listener = try listen(at: path)
+        let listener = try WakeSocketListener.listen(at: path)
         defer { close(listener) }
         let loop = try EventLoop(pingsWatchdog: false)
         let log = RecordedLog()
@@ -76,7 +41,7 @@ import TestSupport
         waker.take(.presence(grant, present: true, rssi: -60))
         waker.take(.advertisement(grant, rssi: -60, data: [0x02, 0x01, 0x06]))
         var notes: [String] = []
-        run(loop) { notes += accepted(listener); return !notes.isEmpty }
+        run(loop) { notes += WakeSocketListener.accepted(listener); return !notes.isEmpty }
         #expect(notes == ["ACCESSORY=/org/accessoryagent/accessory/00000000000000a1\nREASON=appeared\nRSSI=-60\nADVERTISEMENT=020106\n"])
         #expect(log.values(of: MessageID.metadataKey) == [MessageID.appWoken.rawValue])
         #expect(log.values(of: "unit") == ["acme-wake.socket"])
@@ -85,13 +50,13 @@ import TestSupport
         waker.take(.presence(grant, present: false, rssi: nil))
         waker.take(.presence(grant, present: true, rssi: -60))
         for _ in 0..<3 { _ = loop.runOnce(timeout: .milliseconds(50)) }
-        #expect(accepted(listener).isEmpty)
+        #expect(WakeSocketListener.accepted(listener).isEmpty)
     }
 
     @Test func noWakeWithoutTheWishOrWithASessionOrAfterRemoval() throws {
         let scratch = try ScratchDirectory("waker")
         let path = scratch.path("wake.sock")
-        let listener = try listen(at: path)
+        let listener = try WakeSocketListener.listen(at: path)
         defer { close(listener) }
         let loop = try EventLoop(pingsWatchdog: false)
         let log = RecordedLog()
@@ -103,7 +68,7 @@ import TestSupport
         // Removed while a wake waits for the loop's next turn: the machine forgets it.
         wakers[2].take(.app("acme", .accessoryRemoved(Self.sensor)))
         for _ in 0..<3 { _ = loop.runOnce(timeout: .milliseconds(50)) }
-        #expect(accepted(listener).isEmpty)
+        #expect(WakeSocketListener.accepted(listener).isEmpty)
         #expect(log.values(of: MessageID.metadataKey).isEmpty)
         withExtendedLifetime(wakers) {}
     }

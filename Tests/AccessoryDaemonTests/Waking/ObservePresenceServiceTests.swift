@@ -44,7 +44,7 @@ import TestSupport
     @Test func anAppThatExitedIsWokenWhenItsAccessoryAppears() throws {
         let h = try ServiceHarness(manifests: [Self.acme], grants: [Self.grant])
         let socketPath = h.scratch.path("wake.sock")
-        let listener = try Self.listen(at: socketPath)
+        let listener = try WakeSocketListener.listen(at: socketPath)
         defer { close(listener) }
         let waker = AppWaker(logger: h.log.logger, scheduler: h.loop,
                              apps: { AppManifestCatalog(manifests: ["acme": Self.acme]) },
@@ -62,7 +62,7 @@ import TestSupport
 
         h.hear(Self.address, name: "Acme 50", service: 0x180F)
         var notes: [String] = []
-        h.pump { notes += Self.accepted(listener); return !notes.isEmpty }
+        h.pump { notes += WakeSocketListener.accepted(listener); return !notes.isEmpty }
         #expect(notes.count == 1)
         #expect(notes.first?.hasPrefix("ACCESSORY=/org/accessoryagent/accessory/00000000000000a1\nREASON=appeared\n") == true)
         #expect(h.log.values(of: "unit") == ["acme-wake.socket"])
@@ -73,39 +73,6 @@ import TestSupport
         h.service.center.deadlineReached()
         h.hear(Self.address, name: "Acme 50", service: 0x180F)
         for _ in 0..<5 { _ = h.loop.runOnce(timeout: .milliseconds(25)) }
-        #expect(Self.accepted(listener).isEmpty)
-    }
-
-    static func listen(at path: String) throws -> Int32 {
-        let fd = socket(AF_UNIX, SocketType.stream | SocketType.closeOnExec | SocketType.nonBlocking, 0)
-        try #require(fd >= 0)
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            for (index, byte) in path.utf8.enumerated() { raw[index] = byte }
-        }
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
-        try #require(bound == 0)
-        try #require(Glibc.listen(fd, 8) == 0)
-        return fd
-    }
-
-    static func accepted(_ listener: Int32) -> [String] {
-        var notes: [String] = []
-        while true {
-            let connection = accept(listener, nil, nil)
-            guard connection >= 0 else { return notes }
-            var buffer = [UInt8](repeating: 0, count: 8192)
-            var text: [UInt8] = []
-            while true {
-                let count = buffer.withUnsafeMutableBytes { recv(connection, $0.baseAddress, $0.count, 0) }
-                if count <= 0 { break }
-                text += buffer[0..<count]
-            }
-            close(connection)
-            notes.append(String(decoding: text, as: UTF8.self))
-        }
+        #expect(WakeSocketListener.accepted(listener).isEmpty)
     }
 }
