@@ -19,10 +19,34 @@ public enum Admin1 {
     public static let registerAgent = BusMethod("RegisterAgent", in: [BusArgument("agent", .objectPath)])
     public static let unregisterAgent = BusMethod("UnregisterAgent", in: [BusArgument("agent", .objectPath)])
 
-    public static let interface = BusInterface(
-        BusNames.admin,
-        methods: [
-            listRequests, listCandidates, approve, deny, listAccessories, removeAccessory, renameAccessory, allow,
-            disallow, registerAgent, unregisterAgent,
-        ])
+    /// The interface's methods, listed once, in introspection's order; the
+    /// daemon's handler switches over them with no default (see `Manager1.Method`).
+    public enum Method: CaseIterable, Sendable {
+        case listRequests, listCandidates, approve, deny, listAccessories, removeAccessory, renameAccessory, allow
+        case disallow, registerAgent, unregisterAgent
+
+        public var declaration: BusMethod {
+            switch self {
+            case .listRequests: Admin1.listRequests
+            case .listCandidates: Admin1.listCandidates
+            case .approve: Admin1.approve
+            case .deny: Admin1.deny
+            case .listAccessories: Admin1.listAccessories
+            case .removeAccessory: Admin1.removeAccessory
+            case .renameAccessory: Admin1.renameAccessory
+            case .allow: Admin1.allow
+            case .disallow: Admin1.disallow
+            case .registerAgent: Admin1.registerAgent
+            case .unregisterAgent: Admin1.unregisterAgent
+            }
+        }
+
+        /// The method a call names; nil for any other member.
+        public init?(member: String?) {
+            guard let found = Self.allCases.first(where: { $0.declaration.name == member }) else { return nil }
+            self = found
+        }
+    }
+
+    public static let interface = BusInterface(BusNames.admin, methods: Method.allCases.map(\.declaration))
 }

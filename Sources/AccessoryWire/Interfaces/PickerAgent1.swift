@@ -14,6 +14,20 @@ public enum PickerAgent1 {
     public static let requestEnded = BusMethod("RequestEnded", in: [request, BusArgument("outcome", .string)])
     public static let release = BusMethod("Release")
 
-    public static let interface = BusInterface(
-        BusNames.pickerAgent, methods: [requestAdded, candidateAdded, requestEnded, release])
+    /// The interface's methods, listed once, in introspection's order. The
+    /// daemon is the caller here: its calls name a case, never a string.
+    public enum Method: CaseIterable, Sendable {
+        case requestAdded, candidateAdded, requestEnded, release
+
+        public var declaration: BusMethod {
+            switch self {
+            case .requestAdded: PickerAgent1.requestAdded
+            case .candidateAdded: PickerAgent1.candidateAdded
+            case .requestEnded: PickerAgent1.requestEnded
+            case .release: PickerAgent1.release
+            }
+        }
+    }
+
+    public static let interface = BusInterface(BusNames.pickerAgent, methods: Method.allCases.map(\.declaration))
 }

@@ -1,3 +1,5 @@
+import AccessoryCore
+
 /// `org.accessoryagent.Session1` at `/org/accessoryagent/session/N`: what an app does with its session.
 public enum Session1 {
     private static let accessory = BusArgument("accessory", .objectPath)
@@ -53,13 +55,66 @@ public enum Session1 {
     /// `new`, `active`, `invalidated`.
     public static let state = BusProperty("State", .string)
 
+    /// The interface's methods, listed once, in introspection's order; the
+    /// daemon's handler switches over them with no default (see `Manager1.Method`).
+    public enum Method: CaseIterable, Sendable {
+        case activate, invalidate, showPicker, updatePicker, finishPickerDiscovery, dismissPicker, finishAuthorization
+        case failAuthorization, updateAuthorization, removeAccessory, renameAccessory, migrate, openBluetoothChannel
+        case joinHotspot, leaveHotspot, takeEvents, observePresence
+
+        public var declaration: BusMethod {
+            switch self {
+            case .activate: Session1.activate
+            case .invalidate: Session1.invalidate
+            case .showPicker: Session1.showPicker
+            case .updatePicker: Session1.updatePicker
+            case .finishPickerDiscovery: Session1.finishPickerDiscovery
+            case .dismissPicker: Session1.dismissPicker
+            case .finishAuthorization: Session1.finishAuthorization
+            case .failAuthorization: Session1.failAuthorization
+            case .updateAuthorization: Session1.updateAuthorization
+            case .removeAccessory: Session1.removeAccessory
+            case .renameAccessory: Session1.renameAccessory
+            case .migrate: Session1.migrate
+            case .openBluetoothChannel: Session1.openBluetoothChannel
+            case .joinHotspot: Session1.joinHotspot
+            case .leaveHotspot: Session1.leaveHotspot
+            case .takeEvents: Session1.takeEvents
+            case .observePresence: Session1.observePresence
+            }
+        }
+
+        /// The method a call names; nil for any other member.
+        public init?(member: String?) {
+            guard let found = Self.allCases.first(where: { $0.declaration.name == member }) else { return nil }
+            self = found
+        }
+    }
+
+    /// The signal an event of `type` is sent as; nil for the client
+    /// library's own types. No default: a new event type needs its signal.
+    public static func signal(for type: AccessoryEventType) -> BusSignal? {
+        switch type {
+        case .unknown, .serviceRestarted: nil
+        case .activated: activated
+        case .invalidated: invalidated
+        case .migrationComplete: migrationComplete
+        case .accessoryAdded: accessoryAdded
+        case .accessoryRemoved: accessoryRemoved
+        case .accessoryChanged: accessoryChanged
+        case .accessoryDiscovered: accessoryDiscovered
+        case .pickerDidPresent: pickerDidPresent
+        case .pickerDidDismiss: pickerDidDismiss
+        case .pickerSetupBridging: pickerSetupBridging
+        case .pickerSetupPairing: pickerSetupPairing
+        case .pickerSetupFailed: pickerSetupFailed
+        case .pickerSetupRename: pickerSetupRename
+        }
+    }
+
     public static let interface = BusInterface(
         BusNames.session,
-        methods: [
-            activate, invalidate, showPicker, updatePicker, finishPickerDiscovery, dismissPicker, finishAuthorization,
-            failAuthorization, updateAuthorization, removeAccessory, renameAccessory, migrate, openBluetoothChannel,
-            joinHotspot, leaveHotspot, takeEvents, observePresence,
-        ],
+        methods: Method.allCases.map(\.declaration),
         signals: [
             activated, invalidated, pickerDidPresent, accessoryDiscovered, accessoryAdded, accessoryChanged,
             accessoryRemoved, pickerSetupRename, pickerSetupPairing, pickerSetupBridging, pickerSetupFailed,
