@@ -26,7 +26,7 @@ public final class HotspotJoin: ActiveHotspotJoin {
     public var route: HotspotJoinRoute { .wpaSupplicant }
     public let ssid: SSID
     public private(set) var result: HotspotJoinResult?
-    public private(set) var hasLeft = false
+    public var hasLeft: Bool { teardown.hasLeft }
 
     private let loop: EventLoop
     /// Where the join's timers are armed: the loop's, or a test's manual one.
@@ -50,19 +50,9 @@ public final class HotspotJoin: ActiveHotspotJoin {
     /// What the steps so far established; the undo works from it.
     private var previous: NetworkSnapshot?
     private var network: WPANetworkID?
-    /// A request of the start sequence is waiting for its reply; a `leave()`
-    /// meanwhile undoes once it is answered (the network it adds must not leak).
-    private var stepInFlight = false
-    /// The undo has begun; `undoCommands` are what it has still to send.
-    private var undoStarted = false
-    private var undoCommands: [WPACommand] = []
-    private var undoRestored = true
-    private var released = false
-    /// The DHCP client is being stopped (on the loop); the undo waits for it.
-    private var dhcpStopping = false
+    /// How the join is taken apart: what is waited for, how far the undo got.
+    private var teardown = HotspotJoinTeardown()
     private var livenessTimer: TimerToken?
-    /// The wpa_supplicant this join started with is gone: nothing to undo in it.
-    private var supplicantGone = false
 
     init(
         loop: EventLoop, scheduler: (any Scheduler)? = nil, client: WPASupplicantClient, ssid: SSID, credential: WPACredential,
@@ -91,6 +81,11 @@ public final class HotspotJoin: ActiveHotspotJoin {
         guard let previous, let network else { return nil }
         return JoinRecord(interface: interface, controlDirectory: controlDirectory, temporaryNetwork: network,
                           temporarySSID: ssid, previous: previous, dhcpPIDFile: dhcp.pidFile)
+    }
+
+    /// What takes the join's changes back, once it changed something.
+    private var undoCommands: [WPACommand]? {
+        record.map { [WPACommand.removeNetwork($0.temporaryNetwork)] + $0.previous.restoreCommands }
     }
 
     // MARK: The start, one reply at a time
@@ -151,21 +146,21 @@ public final class HotspotJoin: ActiveHotspotJoin {
     private func step<T>(
         _ send: (@escaping (Result<T, WPAControlError>) -> Void) -> Void, _ next: @escaping (T) -> Void
     ) {
-        stepInFlight = true
+        perform(teardown.handle(.stepSent, undo: undoCommands))
         send { [weak self] outcome in
             guard let self else { return }
-            stepInFlight = false
             // A network added after a leave was asked for is known now, and undone.
             if case .success(let value) = outcome, let id = value as? WPANetworkID { network = network ?? id }
+            let actions = teardown.handle(.stepAnswered, undo: undoCommands)
             if hasLeft {
-                undoWhenReady()
+                perform(actions)
                 return
             }
             guard result == nil else { return }
             switch outcome {
             case .success(let value): next(value)
             case .failure(let error):
-                if Self.meansGone(error) { supplicantGone = true }
+                if Self.meansGone(error) { perform(teardown.handle(.supplicantGone, undo: undoCommands)) }
                 fail("\(error)")
             }
         }
@@ -192,7 +187,7 @@ public final class HotspotJoin: ActiveHotspotJoin {
             client.request(.ping) { [weak self] outcome in
                 guard let self, !hasLeft else { return }
                 if case .failure(let error) = outcome, Self.meansGone(error) {
-                    supplicantGone = true
+                    perform(teardown.handle(.supplicantGone, undo: undoCommands))
                     logger.warning("wpa_supplicant on \(interface) went away: \(error)",
                                    metadata: ["wifi.interface": "\(interface)", "wifi.event": "hotspot-supplicant-gone"])
                     if result == nil {
@@ -219,23 +214,7 @@ public final class HotspotJoin: ActiveHotspotJoin {
     /// Ends the join: releases the lease, removes the temporary network and
     /// selects the previous one, on the loop. Safe to call more than once.
     public func leave() {
-        guard !hasLeft else { return }
-        hasLeft = true
-        // The lease is released over the hotspot, so before its network goes;
-        // and a request of the start sequence still out is answered first
-        // (stopping the events ends an ATTACH under way at once).
-        dhcpStopping = true
-        stopFollowing()
-        dhcp.stop(on: loop, scheduler: scheduler) { [weak self] in
-            guard let self else { return }
-            dhcpStopping = false
-            undoWhenReady()
-        }
-    }
-
-    private func undoWhenReady() {
-        guard !stepInFlight, !dhcpStopping else { return }
-        undo()
+        perform(teardown.handle(.leave, undo: undoCommands))
     }
 
     /// `leave()` for when the event loop is stopping or stopped (the daemon
@@ -243,28 +222,22 @@ public final class HotspotJoin: ActiveHotspotJoin {
     /// the client's timeout. What a `leave()` on the loop still had queued is
     /// withdrawn and done here instead.
     public func leaveBlocking() {
-        guard !released else { return }
-        hasLeft = true
+        guard !teardown.isReleased else { return }
         // Nothing is sent on the loop from here: the undo is done below.
-        dhcpStopping = true
         stopFollowing()
         dhcp.stop()
         client.cancelRequests()
-        if !undoStarted {
-            undoStarted = true
-            guard let record else {
-                release()
-                return
+        var restored: Bool?
+        if let undo = teardown.takeOver(undo: undoCommands) {
+            restored = undo.restored
+            for command in undo.commands {
+                do { try client.perform(command) } catch {
+                    undoFailed(command, error)
+                    restored = false
+                }
             }
-            undoCommands = [WPACommand.removeNetwork(record.temporaryNetwork)] + record.previous.restoreCommands
         }
-        // From where the undo on the loop got to; the command it had in flight
-        // is sent again (wpa_supplicant may not have seen it).
-        while let command = undoCommands.first {
-            undoCommands.removeFirst()
-            do { try client.perform(command) } catch { undoFailed(command, error) }
-        }
-        restoredOrNot(undoRestored)
+        perform(teardown.finishBlocking(restored: restored))
     }
 
     private func stopFollowing() {
@@ -277,42 +250,44 @@ public final class HotspotJoin: ActiveHotspotJoin {
         client.detach()
     }
 
-    /// Sends REMOVE_NETWORK and the restore commands one after the other on the
-    /// loop; each failure is logged and the rest still sent.
-    private func undo() {
-        guard !undoStarted else { return }
-        undoStarted = true
-        guard let record else {
-            release()
-            return
-        }
-        if supplicantGone {
-            // The temporary network went with it (it was never saved), and the
-            // network ids of the one that replaces it are not ours to change:
-            // its own configuration brings the uplink back.
-            try? DaemonDirectories.remove(recordPath)
-            logger.warning("wpa_supplicant on \(interface) went away during the hotspot join; nothing of the join is left to undo",
-                           metadata: ["wifi.interface": "\(interface)", "wifi.event": "hotspot-supplicant-gone",
-                                      "wifi.temporary_network": "\(record.temporaryNetwork)"])
-            release()
-            return
-        }
-        undoCommands = [WPACommand.removeNetwork(record.temporaryNetwork)] + record.previous.restoreCommands
-        sendNextUndo()
-    }
-
-    private func sendNextUndo() {
-        guard !released else { return }
-        guard let command = undoCommands.first else {
-            restoredOrNot(undoRestored)
-            return
-        }
-        client.perform(command) { [weak self] outcome in
-            guard let self, !released else { return }
-            if case .failure(.cancelled) = outcome { return }  // leaveBlocking took over
-            undoCommands.removeFirst()
-            if case .failure(let error) = outcome { undoFailed(command, error) }
-            sendNextUndo()
+    /// Carries out what the teardown decided, on the loop.
+    private func perform(_ actions: [HotspotJoinTeardown.Action]) {
+        for action in actions {
+            switch action {
+            case .stopFollowing:
+                // Stopping the events ends an ATTACH under way at once.
+                stopFollowing()
+                dhcp.stop(on: loop, scheduler: scheduler) { [weak self] in
+                    guard let self else { return }
+                    perform(teardown.handle(.dhcpStopped, undo: undoCommands))
+                }
+            case .send(let command):
+                client.perform(command) { [weak self] outcome in
+                    guard let self, !teardown.isReleased else { return }
+                    if case .failure(.cancelled) = outcome { return }  // leaveBlocking took over
+                    var failed = false
+                    if case .failure(let error) = outcome {
+                        undoFailed(command, error)
+                        failed = true
+                    }
+                    perform(teardown.handle(.undoAnswered(failed: failed), undo: undoCommands))
+                }
+            case .abandon:
+                guard let record else { continue }
+                // The temporary network went with it (it was never saved), and the
+                // network ids of the one that replaces it are not ours to change:
+                // its own configuration brings the uplink back.
+                try? DaemonDirectories.remove(recordPath)
+                logger.warning("wpa_supplicant on \(interface) went away during the hotspot join; nothing of the join is left to undo",
+                               metadata: ["wifi.interface": "\(interface)", "wifi.event": "hotspot-supplicant-gone",
+                                          "wifi.temporary_network": "\(record.temporaryNetwork)"])
+            case .finish(let restored):
+                restoredOrNot(restored)
+            case .release:
+                // The interface is free for the next join (and for scans).
+                onLeft?()
+                onLeft = nil
+            }
         }
     }
 
@@ -322,7 +297,6 @@ public final class HotspotJoin: ActiveHotspotJoin {
         } else {
             logger.warning("Could not restore \(interface)'s previous network (\(command)): \(error)")
         }
-        undoRestored = false
     }
 
     private func restoredOrNot(_ restored: Bool) {
@@ -334,15 +308,6 @@ public final class HotspotJoin: ActiveHotspotJoin {
             logger.warning("Left the hotspot on \(interface) but could not restore everything; the next start retries",
                            metadata: ["wifi.interface": "\(interface)", "wifi.event": "hotspot-restore-failed"])
         }
-        release()
-    }
-
-    /// The interface is free for the next join (and for scans).
-    private func release() {
-        guard !released else { return }
-        released = true
-        onLeft?()
-        onLeft = nil
     }
 
     private func handle(_ event: WPAEvent) {
