@@ -8,6 +8,9 @@ import Testing
 /// What an outside client found (issue 24), each as the client sees it:
 /// real accessoryd service, real dbus-daemon, apps as Python clients under
 /// their own uids, the administrator as the real accessoryctl.
+/// Python on purpose: an outside client marshals with another D-Bus library
+/// than AccessoryWire, and sends what its typed encoders would not (a
+/// noncharacter, a file descriptor where none is declared, 100,000-byte names).
 @Suite(.serialized) struct OutsideClientTests {
     static let hostile = HostileClientTests.hostile
     static let good = HostileClientTests.good
