@@ -140,6 +140,9 @@ let package = Package(
             resources: [.copy("Fixtures")]),
         // Shared by the tests and the benchmarks: a seeded generator, a private dbus-daemon.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
+        // An app or picker agent in a process of its own, for the tests whose caller must be another
+        // unix user or change its groups after connecting (started under setpriv); not shipped.
+        .executableTarget(name: "accessory-test-client", dependencies: ["AccessoryPlatform", "AccessoryWire"], path: "Tests/TestClient"),
         .testTarget(name: "AccessoryPlatformTests", dependencies: ["AccessoryPlatform", "TestSupport"]),
         .testTarget(
             name: "AccessoryRadiosTests",

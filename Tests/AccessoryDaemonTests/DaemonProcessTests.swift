@@ -1,4 +1,5 @@
 import AccessoryPlatform
+import AccessoryWire
 import Foundation
 import Glibc
 import Testing
@@ -172,16 +173,15 @@ import TestSupport
                                                                 "STATE_DIRECTORY": directory])
         _ = try #require(notify.receive(until: { $0.contains("READY=1") }))
         // Three callers on the bus at once, a session each; then they go.
-        let (callers, out, _) = try bus.start(["/usr/bin/python3", "-c", """
-            import dbus, sys
-            callers = [dbus.bus.BusConnection(sys.argv[1]) for i in range(3)]
-            for caller in callers:
-                try: print(caller.call_blocking("org.accessoryagent", "/org/accessoryagent", "org.accessoryagent.Manager1", "OpenSession", "", []))
-                except dbus.DBusException as e: print(e.get_dbus_name())
-            """, bus.address])
-        callers.waitUntilExit()
-        #expect(String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            == (1...3).map { "/org/accessoryagent/session/\($0)\n" }.joined())
+        var callers = try (1...3).map { _ in try BusConnection(address: bus.address, loop: nil) }
+        let sessions = callers.map { caller in
+            do throws(BusError) {
+                return try caller.call(destination: BusNames.service, path: BusNames.root, interface: BusNames.manager,
+                                       member: Manager1.openSession.name).readObjectPath()
+            } catch { return error.name }
+        }
+        callers.removeAll()
+        #expect(sessions == (1...3).map { "/org/accessoryagent/session/\($0)" })
         // Still on the bus, under its name, after they left.
         let (busctl, status, _) = try bus.busctl(["call", "org.accessoryagent", "/org/accessoryagent",
                                                   "org.accessoryagent.Manager1", "OpenSession"])

@@ -107,6 +107,7 @@ import TestSupport
     }
 
     /// Runs a python3-dbus client as the hostile app (unix user `daemon`) to its end; its output.
+    /// Python on purpose: `HostileClientTests`' floods, marshalled by another library than AccessoryWire.
     private func client(_ bus: PrivateBus, _ scratch: ScratchDirectory, _ body: String) throws -> String {
         let script = scratch.path + "/client-\(UUID()).py"
         try (ServiceHarness.prelude + body).write(toFile: script, atomically: true, encoding: .utf8)

@@ -1,4 +1,6 @@
 import AccessoryCore
+import AccessoryPlatform
+import AccessoryWire
 import Foundation
 import Glibc
 import Testing
@@ -32,43 +34,56 @@ import TestSupport
     }
 
     /// Migrates one known accessory after another, each approved by the
-    /// administrator; writes each acknowledged address down (fsync'd)
-    /// before asking for the next. Stops when the daemon goes.
-    static let driver = """
-        import dbus, os, sys
-        bus = dbus.bus.BusConnection(sys.argv[1])
-        first, ack = int(sys.argv[2]), sys.argv[3]
-        def iface(path, name): return dbus.Interface(bus.get_object("org.accessoryagent", path, introspect=False), name)
-        manager = "/org/accessoryagent"
-        try:
-            s = iface(manager, "org.accessoryagent.Manager1").OpenSession()
-            iface(s, "org.accessoryagent.Session1").Activate()
-            with open(ack, "a") as out:
-                for i in range(first, first + 100000):
-                    address = "C0:FF:EE:%02X:%02X:%02X" % (i >> 16 & 255, i >> 8 & 255, i & 255)
-                    item = dbus.Struct(("Sensor %d" % i, address, "", dbus.Dictionary({}, signature="ss")))
-                    iface(s, "org.accessoryagent.Session1").Migrate(dbus.Array([item], signature="(sssa{ss})"))
-                    request = iface(manager, "org.accessoryagent.Admin1").ListRequests()[0][0]
-                    iface(manager, "org.accessoryagent.Admin1").Approve(request, dbus.UInt32(0), "")
-                    out.write(address + "\\n"); out.flush(); os.fsync(out.fileno())
-        except dbus.DBusException:
-            pass
-        """
+    /// administrator, on a thread of its own with its own connection (the
+    /// daemon is another process); writes each acknowledged address down
+    /// (fsync'd) before asking for the next. Stops when the daemon goes, and
+    /// then signals `done`.
+    static func drive(_ address: String, from first: Int, acknowledged: String, done: DispatchSemaphore) throws {
+        try DetachedThread.start {
+            defer { done.signal() }
+            if !FileManager.default.fileExists(atPath: acknowledged) {
+                FileManager.default.createFile(atPath: acknowledged, contents: nil)
+            }
+            guard let bus = try? BusConnection(address: address, loop: nil),
+                  let out = FileHandle(forUpdatingAtPath: acknowledged) else { return }
+            out.seekToEndOfFile()
+            func call(_ path: String, _ interface: String, _ member: String,
+                      _ build: (BusReply) -> Void = { _ in }) throws(BusError) -> BusMessage {
+                try bus.call(destination: BusNames.service, path: path, interface: interface, member: member, build)
+            }
+            do throws(BusError) {
+                let session = try call(BusNames.root, BusNames.manager, Manager1.openSession.name).readObjectPath()
+                _ = try call(session, BusNames.session, Session1.activate.name)
+                for i in first..<(first + 100_000) {
+                    let address = String(format: "C0:FF:EE:%02X:%02X:%02X", i >> 16 & 255, i >> 8 & 255, i & 255)
+                    let item = WireMigrationItem(name: "Sensor \(i)", bluetoothAddress: address, ssid: "", descriptor: [])
+                    _ = try call(session, BusNames.session, Session1.migrate.name) { $0.append(records: [item]) }
+                    let requests = try PlainArguments(try call(BusNames.root, BusNames.admin, Admin1.listRequests.name))
+                        .records(of: WireRequestRow.self, "requests")
+                    guard let request = requests.first?.number else { return }
+                    _ = try call(BusNames.root, BusNames.admin, Admin1.approve.name) { _ = $0.append(request).append(UInt32(0)).append("") }
+                    out.write(Data((address + "\n").utf8))
+                    fsync(out.fileDescriptor)
+                }
+            } catch {
+                // The daemon went: what was acknowledged is written down.
+            }
+        }
+    }
 
     @Test func everyAcknowledgedGrantSurvivesSIGKILL() throws {
         let bus = try PrivateBus()
-        let script = directory + "/driver.py"
-        try Self.driver.write(toFile: script, atomically: true, encoding: .utf8)
         var random = SplitMix64(seed: 6)
         var next = 0
         for round in 1...8 {
             let (daemon, _) = try startDaemon(bus)
-            let (driver, _, _) = try bus.start(["/usr/bin/python3", script, bus.address, "\(next)", acknowledged])
+            let driver = DispatchSemaphore(value: 0)
+            try Self.drive(bus.address, from: next, acknowledged: acknowledged, done: driver)
             // Let it write a while, then pull the plug, mid-write or not.
             usleep(UInt32(50_000 + random.next() % 400_000))
             kill(daemon.processIdentifier, SIGKILL)
             daemon.waitUntilExit()
-            driver.waitUntilExit()
+            driver.wait()
 
             let acked = (try? String(contentsOfFile: acknowledged, encoding: .utf8))?.split(separator: "\n").map(String.init) ?? []
             next = acked.count + 1000 * round

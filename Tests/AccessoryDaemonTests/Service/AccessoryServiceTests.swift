@@ -6,8 +6,8 @@ import Testing
 import TestSupport
 @testable import AccessoryDaemon
 
-/// Sessions on a real dbus-daemon, with apps played by Python clients
-/// running as root and as the unprivileged `nobody`.
+/// Sessions on a real dbus-daemon, with apps played by the test client
+/// (Tests/TestClient) running as root and as the unprivileged `nobody`.
 @Suite(.serialized) struct AccessoryServiceTests {
     static let rootApp = AppManifest(app: "root-app", user: "root", supports: .bluetooth,
                                      bluetoothServiceUUIDs: [BluetoothUUID(uuid16: 0x180F)])
@@ -18,22 +18,22 @@ import TestSupport
 
     @Test func anAppOpensAndActivatesASessionAndSeesOnlyItsAccessories() throws {
         let h = try ServiceHarness(manifests: [Self.rootApp], grants: Self.grants)
-        let output = try h.run("""
-            s = call(manager, "org.accessoryagent.Manager1", "OpenSession")
-            print(s)
-            print(call(s, "org.freedesktop.DBus.Properties", "Get", "org.accessoryagent.Session1", "State"))
-            print(text(call(s, "org.accessoryagent.Session1", "Activate")))
-            print(call(s, "org.freedesktop.DBus.Properties", "Get", "org.accessoryagent.Session1", "State"))
-            print(call("/org/accessoryagent/accessory/00000000000000b2", "org.freedesktop.DBus.Properties", "Get", "org.accessoryagent.Accessory1", "DisplayName"))
-            call(s, "org.accessoryagent.Session1", "Invalidate")
-            print(call(s, "org.accessoryagent.Session1", "Activate"))
-            """)
+        let output = try h.runClient([
+            ["call", BusNames.root, BusNames.manager, "OpenSession"],
+            ["call", "session", BusNames.properties, "Get", BusNames.session, "State"],
+            ["call", "session", BusNames.session, "Activate"],
+            ["call", "session", BusNames.properties, "Get", BusNames.session, "State"],
+            ["call", "/org/accessoryagent/accessory/00000000000000b2", BusNames.properties, "Get", BusNames.accessory, "DisplayName"],
+            ["call", "session", BusNames.session, "Invalidate"],
+            ["call", "session", BusNames.session, "Activate"],
+        ])
         #expect(output == """
             /org/accessoryagent/session/1
             new
             [/org/accessoryagent/accessory/00000000000000a1]
             active
             error org.freedesktop.DBus.Error.UnknownObject
+            ok
             error org.accessoryagent.Error.invalidated
 
             """)
@@ -41,18 +41,18 @@ import TestSupport
 
     @Test func aCallerWithoutAManifestIsRefused() throws {
         let h = try ServiceHarness(manifests: [Self.rootApp])
-        let output = try h.run("""
-            print(call(manager, "org.accessoryagent.Manager1", "OpenSession"))
-            print(call(manager, "org.accessoryagent.Manager1", "OpenPersistentSession"))
-            try:
-                dbus.Interface(bus.get_object("org.accessoryagent", manager), "org.accessoryagent.Manager1").OpenSession()
-            except dbus.DBusException as e:
-                print(e.get_dbus_message())
-            """, as: "nobody")
+        let output = try h.runClient([
+            ["call", BusNames.root, BusNames.manager, "OpenSession"],
+            ["call", BusNames.root, BusNames.manager, "OpenPersistentSession"],
+            ["explain"], ["call", BusNames.root, BusNames.manager, "OpenSession"],
+        ], as: "nobody")
+        let refused = "error org.accessoryagent.Error.activationFailed"
         let lines = output.split(separator: "\n").map(String.init)
-        #expect(lines.prefix(2) == ["error org.accessoryagent.Error.activationFailed", "error org.accessoryagent.Error.activationFailed"])
+        #expect(lines.prefix(2) == [refused, refused])
         // The message says who was refused and where the manifests it lacks are looked for.
-        let message = try #require(lines.dropFirst(2).first)
+        let explained = try #require(lines.dropFirst(2).first)
+        #expect(explained.hasPrefix(refused + " "))
+        let message = String(explained.dropFirst(refused.count + 1))
         #expect(message.hasPrefix("uid 65534 (nobody)"), "\(message)")
         #expect(message.hasSuffix("has no app manifest in \(h.directory)/apps.d"), "\(message)")
         #expect(h.service.openSessions.isEmpty)
@@ -61,19 +61,15 @@ import TestSupport
     @Test func anotherCallerCannotSeeOrUseASession() throws {
         let h = try ServiceHarness(manifests: [Self.rootApp])
         let holder = h.directory + "/release"
-        let holding = try h.start("""
-            s = call(manager, "org.accessoryagent.Manager1", "OpenSession")
-            print(s, flush=True)
-            wait_for("\(holder)")
-            """)
+        let holding = try h.startClient([["call", BusNames.root, BusNames.manager, "OpenSession"], ["wait", holder]])
         h.pump { !h.service.openSessions.isEmpty }
         let session = try #require(h.service.openSessions.first)
         #expect(session.app == "root-app")
 
-        let output = try h.run("""
-            print(call("\(session.path)", "org.accessoryagent.Session1", "Activate"))
-            print(call("\(session.path)", "org.freedesktop.DBus.Properties", "GetAll", "org.accessoryagent.Session1"))
-            """, as: "nobody")
+        let output = try h.runClient([
+            ["call", session.path, BusNames.session, "Activate"],
+            ["call", session.path, BusNames.properties, "GetAll", BusNames.session],
+        ], as: "nobody")
         #expect(output == "error org.freedesktop.DBus.Error.UnknownObject\nerror org.freedesktop.DBus.Error.UnknownObject\n")
         #expect(session.state == .new)
 
@@ -99,17 +95,13 @@ import TestSupport
         #expect(events == "a(sa{ss}) 1 \"activated\" 1 \"Accessories\" \"/org/accessoryagent/accessory/00000000000000a1\"\n")
         #expect(h.service.openSessions.count == 1)
         // Another app's connection still cannot see it.
-        let other = try h.run("""
-            print(call("/org/accessoryagent/session/1", "org.accessoryagent.Session1", "TakeEvents"))
-            """, as: "nobody")
+        let other = try h.runClient([["call", "/org/accessoryagent/session/1", BusNames.session, "TakeEvents"]], as: "nobody")
         #expect(other == "error org.freedesktop.DBus.Error.UnknownObject\n")
     }
 
     @Test func introspectionDescribesTheInterfaces() throws {
         let h = try ServiceHarness(manifests: [Self.rootApp])
-        let output = try h.run("""
-            print(call(manager, "org.freedesktop.DBus.Introspectable", "Introspect"))
-            """)
+        let output = try h.runClient([["call", BusNames.root, BusNames.introspectable, "Introspect"]])
         #expect(output.contains("<interface name=\"org.accessoryagent.Manager1\">"))
         #expect(output.contains("<interface name=\"org.accessoryagent.Admin1\">"))
         #expect(output.contains("<method name=\"OpenSession\">"))

@@ -14,13 +14,14 @@ import TestSupport
     static let camera = Grant(accessory: AccessoryID(0xD2), app: "acme", displayName: "Camera", state: .authorized,
                               ssid: SSID("ACME-Cam"))
     static let cameraPath = "/org/accessoryagent/accessory/00000000000000d2"
-    static let session = SetupErrorPathTests.session
     static let invalidArgs = "org.freedesktop.DBus.Error.InvalidArgs: "
 
     @Test func wrongArgumentTypesAreInvalidArgsNamingTheArgumentOnEveryInterface() throws {
         let h = try ServiceHarness(manifests: [SetupErrorPathTests.app], grants: [Self.camera])
         let session1 = "org.accessoryagent.Session1"
-        let output = try h.run(Self.session + """
+        // Python on purpose: arguments of the wrong types, which the test client, typed
+        // by AccessoryWire's declarations, cannot send.
+        let output = try h.run(SetupErrorPathTests.session + """
             accessory = "\(Self.cameraPath)"
             print(message(manager, "org.accessoryagent.Manager1", "OpenSession", "extra"))
             print(message(s, "\(session1)", "RemoveAccessory", accessory))
@@ -65,16 +66,13 @@ import TestSupport
     @Test func aWrongLengthPassphraseIsInvalidRequestWithoutAnyWiFiInterface() throws {
         let h = try ServiceHarness(manifests: [SetupErrorPathTests.app], grants: [Self.camera])
         #expect(h.service.hotspots == nil)
-        let output = try h.run(Self.session + """
-            accessory = dbus.ObjectPath("\(Self.cameraPath)")
-            print(message(s, "org.accessoryagent.Session1", "JoinHotspot", accessory, "short"))
-            print(message(s, "org.accessoryagent.Session1", "JoinHotspot", accessory, "x" * 64))
-            print(message(s, "org.accessoryagent.Session1", "JoinHotspot", accessory, "long enough"))
-            """, as: "nobody")
+        let output = try h.runClient([["session"], ["explain"]] + ["short", String(repeating: "x", count: 64), "long enough"].map {
+            ["call", "session", BusNames.session, "JoinHotspot", Self.cameraPath, $0]
+        }, as: "nobody")
         #expect(output == """
-            org.accessoryagent.Error.invalidRequest: passphrase: 5 bytes long; a WPA2 passphrase is 8 to 63 printable ASCII characters, or 64 hex digits
-            org.accessoryagent.Error.invalidRequest: passphrase: 64 bytes long, so a raw PSK, with a non-hex digit at byte 0; a WPA2 passphrase is 8 to 63 printable ASCII characters, or 64 hex digits
-            org.accessoryagent.Error.connectionFailed: no Wi-Fi interface to join with
+            error org.accessoryagent.Error.invalidRequest passphrase: 5 bytes long; a WPA2 passphrase is 8 to 63 printable ASCII characters, or 64 hex digits
+            error org.accessoryagent.Error.invalidRequest passphrase: 64 bytes long, so a raw PSK, with a non-hex digit at byte 0; a WPA2 passphrase is 8 to 63 printable ASCII characters, or 64 hex digits
+            error org.accessoryagent.Error.connectionFailed no Wi-Fi interface to join with
 
             """)
         // The secret itself is never quoted back.
@@ -83,14 +81,14 @@ import TestSupport
 
     @Test func anUnknownRenameOptionIsTheOneNamed() throws {
         let h = try ServiceHarness(manifests: [SetupErrorPathTests.app], grants: [Self.camera])
-        let output = try h.run(Self.session + """
-            accessory = dbus.ObjectPath("\(Self.cameraPath)")
-            print(message(s, "org.accessoryagent.Session1", "RenameAccessory", accessory, "Porch", dbus.Array(["ssid", "wifi\\x1b[2J"], signature="s")))
-            print(message(s, "org.accessoryagent.Session1", "ShowPicker", [dbus.Struct(("Cam", "", dbus.Dictionary({"SSIDPrefix": "ACME-"}, signature="ss"), dbus.Array([], signature="s"), dbus.Array(["bssid"], signature="s")))], dbus.Dictionary({}, signature="ss")))
-            """, as: "nobody")
+        let output = try h.runClient([
+            ["session"], ["explain"],
+            ["call", "session", BusNames.session, "RenameAccessory", Self.cameraPath, "Porch", "ssid,wifi\u{1B}[2J"],
+            SetupErrorPathTests.show("Cam", ["SSIDPrefix=ACME-"]) + ["renames", "bssid"],
+        ], as: "nobody")
         #expect(output == #"""
-            org.accessoryagent.Error.invalidRequest: rename option "wifi\x1B[2J" is unknown; the only one is ssid
-            org.accessoryagent.Error.invalidRequest: display item "Cam": rename option "bssid" is unknown; the only one is ssid
+            error org.accessoryagent.Error.invalidRequest rename option "wifi\x1B[2J" is unknown; the only one is ssid
+            error org.accessoryagent.Error.invalidRequest display item "Cam": rename option "bssid" is unknown; the only one is ssid
 
             """#)
         #expect(h.store.grants.values.first?.displayName == "Camera")
@@ -99,17 +97,17 @@ import TestSupport
     @Test func invalidRequestsNameTheFieldTheValueAndTheRule() throws {
         let h = try ServiceHarness(manifests: [SetupErrorPathTests.app])
         let long = String(repeating: "z", count: 200)
-        let output = try h.run(Self.session + """
-            def show_with(settings): return message(s, "org.accessoryagent.Session1", "ShowPicker", [item("Cam", {"SSIDPrefix": "ACME-"})], dbus.Dictionary(settings, signature="ss"))
-            print(show_with({"Colour": "red"}))
-            print(show_with({"FilterDiscoveryResults": "\(long)"}))
-            print(message(s, "org.accessoryagent.Session1", "Migrate", dbus.Array([("Old", "", "", {})], signature="(sssa{ss})")))
-            """, as: "nobody")
+        let output = try h.runClient([
+            ["session"], ["explain"],
+            SetupErrorPathTests.show("Cam", ["SSIDPrefix=ACME-"], settings: ["Colour=red"]),
+            SetupErrorPathTests.show("Cam", ["SSIDPrefix=ACME-"], settings: ["FilterDiscoveryResults=\(long)"]),
+            ["migrate", "Old", "", ""],
+        ], as: "nobody")
         let lines = output.split(separator: "\n").map(String.init)
         #expect(lines == [
-            "org.accessoryagent.Error.invalidRequest: picker settings: key \"Colour\" is unknown; the keys are DiscoveryTimeout, FilterDiscoveryResults",
-            "org.accessoryagent.Error.invalidRequest: picker settings: FilterDiscoveryResults=\"\(String(long.prefix(64)))\"… is not true or false",
-            "org.accessoryagent.Error.invalidRequest: migration item \"Old\": Bluetooth address \"\" and SSID \"\": give exactly one of the two",
+            "error org.accessoryagent.Error.invalidRequest picker settings: key \"Colour\" is unknown; the keys are DiscoveryTimeout, FilterDiscoveryResults",
+            "error org.accessoryagent.Error.invalidRequest picker settings: FilterDiscoveryResults=\"\(String(long.prefix(64)))\"… is not true or false",
+            "error org.accessoryagent.Error.invalidRequest migration item \"Old\": Bluetooth address \"\" and SSID \"\": give exactly one of the two",
         ])
     }
 

@@ -15,35 +15,18 @@ import TestSupport
     static let app = AppManifest(app: "sensor-logger", user: "daemon", supports: .bluetooth,
                                  bluetoothServiceUUIDs: [BluetoothUUID(uuid16: 0x180F)], bluetoothNames: ["Porch"])
 
-    static let picker = """
-        s = call(manager, "org.accessoryagent.Manager1", "OpenSession")
-        call(s, "org.accessoryagent.Session1", "Activate")
-        item = dbus.Struct(("Battery sensor", "", dbus.Dictionary({"ServiceUUID": "180F", "NameSubstring": "Porch"}, signature="ss"),
-                            dbus.Array([], signature="s"), dbus.Array([], signature="s")))
-        print("show", call(s, "org.accessoryagent.Session1", "ShowPicker", [item], dbus.Dictionary({}, signature="ss")), flush=True)
-        run(["PickerDidDismiss"])
-        """
+    /// The app: a session showing a picker for the Porch battery sensor, until it is dismissed.
+    static let picker = [
+        ["session"], ["show", "Battery sensor", "ServiceUUID=180F", "NameSubstring=Porch"], ["until", "PickerDidDismiss"],
+    ]
 
-    /// Calls one Admin1 method and prints its result (structs in parentheses),
-    /// or the error's name and message.
-    static func admin(_ method: String, _ arguments: String = "") -> String {
-        """
-        def plain(value):
-            if isinstance(value, tuple): return "(" + ",".join(plain(v) for v in value) + ")"
-            if isinstance(value, list): return "[" + ",".join(plain(v) for v in value) + "]"
-            return text(value)
-        try:
-            admin = dbus.Interface(bus.get_object("org.accessoryagent", manager, introspect=False), "org.accessoryagent.Admin1")
-            print(plain(admin.\(method)(\(arguments))))
-        except dbus.DBusException as e:
-            print(e.get_dbus_name(), e.get_dbus_message())
-
-        """
-    }
+    /// One Admin1 call, through the test client: it prints the result (`ok`
+    /// for none, structs in parentheses), or the error's name and message.
+    static func admin(_ method: String, _ arguments: String...) -> [String] { ["admin", method] + arguments }
 
     /// A pending request from the app (as `daemon`) with one candidate heard.
     static func pendingRequest(_ h: ServiceHarness) throws -> (client: (Process, Pipe, Pipe), number: UInt32) {
-        let client = try h.start(picker, as: "daemon")
+        let client = try h.startClient(picker, as: "daemon")
         h.pump { !h.service.center.requests.isEmpty || !client.0.isRunning }
         guard let request = h.service.center.requests.values.first else {
             throw TemporaryGroup.Failure("no request; the app printed: \(h.finish(client))")
@@ -61,16 +44,16 @@ import TestSupport
         let (app, number) = try Self.pendingRequest(h)
 
         // nobody, a member through a supplementary group, may register a picker agent and approve.
-        let member = try h.run("""
-            \(Self.admin("RegisterAgent", "dbus.ObjectPath('/org/example/picker')"))
-            \(Self.admin("UnregisterAgent", "dbus.ObjectPath('/org/example/picker')"))
-            \(Self.admin("ListRequests"))
-            \(Self.admin("Approve", "dbus.UInt32(\(number)), dbus.UInt32(1), ''"))
-            """, as: "nobody", primaryGroup: "nogroup", groups: [gid])
+        let member = try h.runClient([
+            Self.admin("RegisterAgent", "/org/example/picker"),
+            Self.admin("UnregisterAgent", "/org/example/picker"),
+            Self.admin("ListRequests"),
+            Self.admin("Approve", "\(number)", "1", ""),
+        ], as: "nobody", primaryGroup: "nogroup", groups: [gid])
         let grant = try #require(h.store.grants.values.first, "the member's approval made no grant; it printed: \(member)")
         #expect(member == """
-            None
-            None
+            ok
+            ok
             [(\(number),sensor-logger,picker,[Battery sensor],1)]
             \(BusNames.path(of: grant.accessory))
 
@@ -110,17 +93,9 @@ import TestSupport
         let group = TemporaryGroup()
         let gid = try group.create()
         let h = try ServiceHarness(manifests: [Self.app], administratorGroup: group.name)
-        let script = h.directory + "/gain-\(UUID()).py"
-        try (ServiceHarness.prelude + """
-            import os
-            bus.get_unique_name()
-            os.setgroups([\(gid)])
-            \(Self.admin("ListAccessories"))
-            """).write(toFile: script, atomically: true, encoding: .utf8)
-        let client = try h.bus.start([
-            "/usr/bin/setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups",
-            "--inh-caps=+setgid", "--ambient-caps=+setgid", "/usr/bin/python3", script, h.bus.address,
-        ])
+        let client = try h.startClient([["setgroups", "\(gid)"], Self.admin("ListAccessories")],
+                                       as: "nobody", primaryGroup: "nogroup", groups: [],
+                                       setpriv: ["--inh-caps=+setgid", "--ambient-caps=+setgid"])
         #expect(h.finish(client) == "org.freedesktop.DBus.Error.AccessDenied Admin1 is for root and members of group \(group.name)\n")
     }
 
@@ -128,7 +103,7 @@ import TestSupport
         let group = TemporaryGroup()
         let gid = try group.create()
         let h = try ServiceHarness(manifests: [Self.app], administratorGroup: group.name)
-        let listed = try h.run(Self.admin("ListAccessories"), as: "nobody", primaryGroup: "\(gid)", groups: [])
+        let listed = try h.runClient([Self.admin("ListAccessories")], as: "nobody", primaryGroup: "\(gid)", groups: [])
         #expect(listed == "[]\n")
     }
 
@@ -140,10 +115,10 @@ import TestSupport
 
         // In other groups (daemon's, nogroup) but not this one: refused, and told whose Admin1 is.
         let denied = "org.freedesktop.DBus.Error.AccessDenied Admin1 is for root and members of group \(group.name)\n"
-        let outsider = try h.run(Self.admin("Approve", "dbus.UInt32(\(number)), dbus.UInt32(1), ''"),
+        let outsider = try h.runClient([Self.admin("Approve", "\(number)", "1", "")],
                                  as: "nobody", primaryGroup: "nogroup", groups: [1, gid + 1])
         #expect(outsider == denied)
-        let agent = try h.run(Self.admin("RegisterAgent", "dbus.ObjectPath('/org/example/picker')"),
+        let agent = try h.runClient([Self.admin("RegisterAgent", "/org/example/picker")],
                               as: "nobody", primaryGroup: "nogroup", groups: [])
         #expect(agent == denied)
         #expect(h.service.center.agent == nil)
@@ -171,10 +146,10 @@ import TestSupport
 
         // The group is created, and the daemon reloads: its members are admitted.
         let gid = try group.create()
-        let refusedBefore = try h.run(Self.admin("ListAccessories"), as: "nobody", primaryGroup: "nogroup", groups: [gid])
+        let refusedBefore = try h.runClient([Self.admin("ListAccessories")], as: "nobody", primaryGroup: "nogroup", groups: [gid])
         #expect(refusedBefore.hasPrefix("org.freedesktop.DBus.Error.AccessDenied"))
         h.service.resolveAdministratorGroup()
-        let admitted = try h.run(Self.admin("ListAccessories"), as: "nobody", primaryGroup: "nogroup", groups: [gid])
+        let admitted = try h.runClient([Self.admin("ListAccessories")], as: "nobody", primaryGroup: "nogroup", groups: [gid])
         #expect(admitted == "[]\n")
         #expect(h.log.entries.contains {
             $0.message == "Admin1 is for root and members of group \(group.name) (gid \(gid))"
@@ -184,7 +159,7 @@ import TestSupport
         // The group is removed again: after the next reload the same gid no longer counts.
         try group.delete()
         h.service.resolveAdministratorGroup()
-        let refusedAfter = try h.run(Self.admin("ListAccessories"), as: "nobody", primaryGroup: "nogroup", groups: [gid])
+        let refusedAfter = try h.runClient([Self.admin("ListAccessories")], as: "nobody", primaryGroup: "nogroup", groups: [gid])
         #expect(refusedAfter.hasPrefix("org.freedesktop.DBus.Error.AccessDenied"))
         #expect(try h.accessoryctl(["accessories"]).status == 0)
     }

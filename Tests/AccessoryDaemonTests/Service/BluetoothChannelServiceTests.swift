@@ -1,5 +1,6 @@
 import AccessoryCore
 import AccessoryPlatform
+import AccessoryWire
 import Foundation
 import Logging
 import Testing
@@ -19,38 +20,30 @@ import TestSupport
               bluetooth: BluetoothDeviceIdentifier(address: HardwareAddress("C0:FF:EE:00:00:61")!, addressType: .random)),
     ]
 
-    static let open = SetupErrorPathTests.session + """
-        def channel(id, psm=0):
-            return message(s, "org.accessoryagent.Session1", "OpenBluetoothChannel", dbus.ObjectPath("/org/accessoryagent/accessory/" + id), dbus.UInt16(psm))
-
-        """
+    /// An activated session asking for a channel (PSM 0) to each accessory of `ids`;
+    /// the client prints each refusal's name and message.
+    static func open(_ ids: String...) -> [[String]] {
+        [["session"], ["explain"]] + ids.map { ["call", "session", BusNames.session, "OpenBluetoothChannel", BusNames.accessories + "/" + $0, "0"] }
+    }
 
     @Test func onlyTheAppHoldingAnAuthorizedBluetoothGrantMayAsk() throws {
         let h = try ServiceHarness(manifests: [Self.app, Self.other], grants: Self.grants)
-        let output = try h.run(Self.open + """
-            print(channel("00000000000000d1"))
-            print(channel("00000000000000d2"))
-            print(channel("00000000000000d3"))
-            """, as: "nobody")
+        let output = try h.runClient(Self.open("00000000000000d1", "00000000000000d2", "00000000000000d3"), as: "nobody")
         #expect(output == """
-            org.accessoryagent.Error.connectionFailed: Bluetooth is off in this accessoryd
-            org.accessoryagent.Error.invalidRequest: accessory Camera is not a Bluetooth accessory; a channel needs one
-            org.accessoryagent.Error.invalidRequest: Pending is awaitingAuthorization, not authorized
+            error org.accessoryagent.Error.connectionFailed Bluetooth is off in this accessoryd
+            error org.accessoryagent.Error.invalidRequest accessory Camera is not a Bluetooth accessory; a channel needs one
+            error org.accessoryagent.Error.invalidRequest Pending is awaitingAuthorization, not authorized
 
             """)
-        let other = try h.run(Self.open + """
-            print(channel("00000000000000d1"))
-            """, as: "daemon")
-        #expect(other == "org.accessoryagent.Error.invalidRequest: unknown accessory 00000000000000d1\n")
+        let other = try h.runClient(Self.open("00000000000000d1"), as: "daemon")
+        #expect(other == "error org.accessoryagent.Error.invalidRequest unknown accessory 00000000000000d1\n")
     }
 
     @Test func aFailedConnectionIsConnectionFailedWithTheReason() throws {
         let h = try ServiceHarness(manifests: [Self.app], grants: Self.grants)
         h.service.channels = ChannelBroker(loop: h.loop, controllers: { [] }, logger: Logger(label: "test"))
-        let output = try h.run(Self.open + """
-            print(channel("00000000000000d1"))
-            """, as: "nobody")
-        #expect(output.hasPrefix("org.accessoryagent.Error.connectionFailed: "))
+        let output = try h.runClient(Self.open("00000000000000d1"), as: "nobody")
+        #expect(output.hasPrefix("error org.accessoryagent.Error.connectionFailed "))
         #expect(output.contains("controller"))
     }
 }

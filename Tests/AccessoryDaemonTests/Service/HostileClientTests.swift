@@ -20,6 +20,8 @@ import TestSupport
     static let good = PickerApprovalTests.appA
 
     /// Calls that print the error's name and message (or `ok`), one line each.
+    /// Python on purpose: a hostile app marshals with another library (python3-dbus),
+    /// so what it sends is not shaped by AccessoryWire's own encoders.
     static let attempt = """
         def attempt(label, path, interface, method, *args):
             try:
@@ -88,7 +90,7 @@ import TestSupport
             h.pump { FileManager.default.fileExists(atPath: flooding) || !hostile.0.isRunning }
 
             // The well-behaved app asks while the hostile one keeps flooding.
-            let good = try h.start(PickerApprovalTests.pickerA, as: "nobody")
+            let good = try h.startClient(PickerApprovalTests.pickerA, as: "nobody")
             h.pump { h.service.center.requests.values.contains { $0.app == Self.good.app } }
             let request = try #require(h.service.center.requests.values.first { $0.app == Self.good.app },
                                        "no request from the good app: \(h.finish(good))")

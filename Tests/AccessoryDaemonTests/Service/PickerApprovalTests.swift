@@ -15,32 +15,23 @@ import TestSupport
     static let appB = AppManifest(app: "lock-controller", user: "daemon", supports: .bluetooth,
                                   bluetoothServiceUUIDs: [BluetoothUUID(uuid16: 0x180F)])
 
-    static let pickerA = """
-        s = call(manager, "org.accessoryagent.Manager1", "OpenSession")
-        print("activated", text(call(s, "org.accessoryagent.Session1", "Activate")), flush=True)
-        item = dbus.Struct(("Battery sensor", "", dbus.Dictionary({"ServiceUUID": "180F", "NameSubstring": "Porch"}, signature="ss"),
-                            dbus.Array([], signature="s"), dbus.Array([], signature="s")))
-        print("show", call(s, "org.accessoryagent.Session1", "ShowPicker", [item], dbus.Dictionary({}, signature="ss")), flush=True)
-        run(["PickerDidDismiss"])
-        """
+    /// App A: a session, its activation's accessories, a picker for the Porch battery, and what it hears until the picker goes.
+    static let pickerA = [
+        ["call", BusNames.root, BusNames.manager, "OpenSession"], ["call", "session", BusNames.session, "Activate"],
+        ["show", "Battery sensor", "ServiceUUID=180F", "NameSubstring=Porch"], ["until", "PickerDidDismiss"],
+    ]
 
     @Test func anApprovedAccessoryReachesOnlyTheAppThatAskedForIt() throws {
         let h = try ServiceHarness(manifests: [Self.appA, Self.appB])
         let release = h.directory + "/release-b"
         // B listens to every signal that reaches it for the whole story.
-        let b = try h.start("""
-            s = call(manager, "org.accessoryagent.Manager1", "OpenSession")
-            print("activated", text(call(s, "org.accessoryagent.Session1", "Activate")), flush=True)
-            def poll():
-                import os
-                if os.path.exists("\(release)"): loop.quit(); return False
-                return True
-            GLib.timeout_add(50, poll)
-            run([], seconds=60)
-            """, as: "daemon")
+        let b = try h.startClient([
+            ["call", BusNames.root, BusNames.manager, "OpenSession"], ["call", "session", BusNames.session, "Activate"],
+            ["listen", release],
+        ], as: "daemon")
         h.pump { h.service.openSessions.count == 1 && h.service.openSessions[0].state == .active }
 
-        let a = try h.start(Self.pickerA, as: "nobody")
+        let a = try h.startClient(Self.pickerA, as: "nobody")
         h.pump { !h.service.center.requests.isEmpty }
         guard let request = h.service.center.requests.values.first else {
             Issue.record("no request; app A printed: \(h.finish(a))")
@@ -69,8 +60,9 @@ import TestSupport
         let path = BusNames.path(of: grant.accessory)
 
         #expect(h.finish(a) == """
-            activated []
-            show None
+            /org/accessoryagent/session/2
+            []
+            ok
             signal Activated []
             signal PropertiesChanged org.accessoryagent.Session1 {State=active} []
             signal PickerDidPresent
@@ -83,29 +75,26 @@ import TestSupport
         #expect(grant.bluetooth?.address == HardwareAddress("C0:FF:EE:00:00:01"))
 
         // Reconnecting, A finds it in `activated`, and can read it.
-        let again = try h.run("""
-            s = call(manager, "org.accessoryagent.Manager1", "OpenSession")
-            print(text(call(s, "org.accessoryagent.Session1", "Activate")))
-            print(call("\(path)", "org.freedesktop.DBus.Properties", "Get", "org.accessoryagent.Accessory1", "DisplayName"))
-            """, as: "nobody")
-        #expect(again == "[\(path)]\nPorch battery\n")
+        let again = try h.runClient([
+            ["call", BusNames.root, BusNames.manager, "OpenSession"], ["call", "session", BusNames.session, "Activate"],
+            ["call", path, BusNames.properties, "Get", BusNames.accessory, "DisplayName"],
+        ], as: "nobody")
+        #expect(again == "/org/accessoryagent/session/3\n[\(path)]\nPorch battery\n")
 
         // B: none of it, through any call.
         let sessionA = "/org/accessoryagent/session/2"
-        let bTries = try h.run("""
-            s = call(manager, "org.accessoryagent.Manager1", "OpenSession")
-            call(s, "org.accessoryagent.Session1", "Activate")
-            print(call("\(path)", "org.freedesktop.DBus.Properties", "GetAll", "org.accessoryagent.Accessory1"))
-            print(call("\(path)", "org.freedesktop.DBus.Introspectable", "Introspect"))
-            print(call(s, "org.accessoryagent.Session1", "RemoveAccessory", dbus.ObjectPath("\(path)")))
-            print(call(s, "org.accessoryagent.Session1", "RenameAccessory", dbus.ObjectPath("\(path)"), "mine", dbus.Array([], signature="s")))
-            print(call(s, "org.accessoryagent.Session1", "FinishAuthorization", dbus.ObjectPath("\(path)"), dbus.Dictionary({}, signature="ss")))
-            print(call("\(sessionA)", "org.accessoryagent.Session1", "Invalidate"))
-            print(call(manager, "org.accessoryagent.Admin1", "ListRequests"))
-            print(call(manager, "org.accessoryagent.Admin1", "Approve", dbus.UInt32(1), dbus.UInt32(1), ""))
-            objects = call(manager, "org.freedesktop.DBus.ObjectManager", "GetManagedObjects")
-            print(sorted(str(o) for o in objects))
-            """, as: "daemon")
+        let bTries = try h.runClient([
+            ["session"],
+            ["call", path, BusNames.properties, "GetAll", BusNames.accessory],
+            ["call", path, BusNames.introspectable, "Introspect"],
+            ["call", "session", BusNames.session, "RemoveAccessory", path],
+            ["call", "session", BusNames.session, "RenameAccessory", path, "mine", ""],
+            ["call", "session", BusNames.session, "FinishAuthorization", path, ""],
+            ["call", sessionA, BusNames.session, "Invalidate"],
+            ["call", BusNames.root, BusNames.admin, "ListRequests"],
+            ["call", BusNames.root, BusNames.admin, "Approve", "1", "1", ""],
+            ["objects"],
+        ], as: "daemon")
         #expect(bTries == """
             error org.freedesktop.DBus.Error.UnknownObject
             error org.freedesktop.DBus.Error.UnknownObject
@@ -115,13 +104,13 @@ import TestSupport
             error org.freedesktop.DBus.Error.UnknownObject
             error org.freedesktop.DBus.Error.AccessDenied
             error org.freedesktop.DBus.Error.AccessDenied
-            ['/org/accessoryagent/session/4']
+            [/org/accessoryagent/session/4]
 
             """)
         #expect(h.store.grants[grant.accessory]?.displayName == "Porch battery")
 
         // B's listener heard nothing of A's: no signal but its own Activated and State.
         #expect(FileManager.default.createFile(atPath: release, contents: nil))
-        #expect(h.finish(b) == "activated []\nsignal Activated []\nsignal PropertiesChanged org.accessoryagent.Session1 {State=active} []\n")
+        #expect(h.finish(b) == "/org/accessoryagent/session/1\n[]\nsignal Activated []\nsignal PropertiesChanged org.accessoryagent.Session1 {State=active} []\n")
     }
 }

@@ -16,16 +16,18 @@ import TestSupport
     static let other = AppManifest(app: "other", user: "daemon", supports: .bluetooth,
                                    bluetoothServiceUUIDs: [BluetoothUUID(uuid16: 0x180F)], bluetoothNames: ["Acme"])
 
-    static let session = SetupErrorPathTests.session
+    static let acme = SetupErrorPathTests.acme
+    static func show(_ descriptor: [String], settings: [String] = [], options: [String] = []) -> [String] {
+        SetupErrorPathTests.show(descriptor, settings: settings, options: options)
+    }
 
     @Test func filteredDiscoveryGoesThroughTheAppBeforeAnyoneSeesIt() throws {
         let h = try ServiceHarness(manifests: [Self.app])
-        let app = try h.start(Self.session + """
-            show({"ServiceUUID": "180F", "NameSubstring": "Acme"}, {"FilterDiscoveryResults": "true"}, ["rename"])
-            run(["AccessoryDiscovered"])
-            print(call(s, "org.accessoryagent.Session1", "UpdatePicker", dbus.Array([(dbus.UInt32(1), "Kitchen sensor", "/usr/share/acme/sensor.png")], signature="(uss)")), flush=True)
-            run(["PickerDidDismiss"])
-            """, as: "nobody")
+        let app = try h.startClient([
+            ["session"], Self.show(Self.acme, settings: ["FilterDiscoveryResults=true"], options: ["rename"]),
+            ["until", "AccessoryDiscovered"], ["update", "1", "Kitchen sensor", "/usr/share/acme/sensor.png"],
+            ["until", "PickerDidDismiss"],
+        ], as: "nobody")
         h.pump { !h.service.center.requests.isEmpty }
         let number = try #require(h.service.center.requests.keys.first)
         h.hear("C0:FF:EE:00:00:10", name: "Acme 10", service: 0x180F)
@@ -40,7 +42,7 @@ import TestSupport
         let path = BusNames.path(of: grant.accessory)
         let lines = h.finish(app).split(separator: "\n").map(String.init)
         #expect(lines.contains("signal AccessoryDiscovered 1 Acme 10 C0:FF:EE:00:00:10/public -50 020106080941636d652031300303 0f18".replacingOccurrences(of: "0303 0f18", with: "03030f18")))
-        #expect(lines.contains("None"))
+        #expect(lines.contains("ok"))
         #expect(Array(lines.suffix(3)) == ["signal AccessoryAdded \(path)", "signal PickerSetupRename \(path)", "signal PickerDidDismiss  "])
         #expect(grant.displayName == "Pantry")
     }
@@ -53,10 +55,7 @@ import TestSupport
         h.hear("C0:FF:EE:00:00:13", name: "Acme 13", service: 0x180F)
         h.scheduler.advance(by: h.pipeline.registry.configuration.unlearnedTimeout + .seconds(1))
         h.hear("C0:FF:EE:00:00:12", name: "Acme 12", service: 0x180F)
-        let app = try h.start(Self.session + """
-            show({"ServiceUUID": "180F", "NameSubstring": "Acme"})
-            run(["PickerDidDismiss"], seconds=10)
-            """, as: "nobody")
+        let app = try h.startClient([["session"], Self.show(Self.acme), ["until", "PickerDidDismiss"]], as: "nobody")
         h.pump { !h.service.center.requests.isEmpty }
         let number = try #require(h.service.center.requests.keys.first)
         #expect(h.service.center.requests[number]?.visibleCandidates.map(\.advertisedName) == ["Acme 12"])
@@ -66,10 +65,7 @@ import TestSupport
 
     @Test func aNameFromTheAdministratorNeedsTheRenameOption() throws {
         let h = try ServiceHarness(manifests: [Self.app])
-        let app = try h.start(Self.session + """
-            show({"ServiceUUID": "180F", "NameSubstring": "Acme"})
-            run(["PickerDidDismiss"], seconds=10)
-            """, as: "nobody")
+        let app = try h.startClient([["session"], Self.show(Self.acme), ["until", "PickerDidDismiss"]], as: "nobody")
         h.pump { !h.service.center.requests.isEmpty }
         let number = try #require(h.service.center.requests.keys.first)
         h.hear("C0:FF:EE:00:00:11", name: "Acme 11", service: 0x180F)
@@ -83,23 +79,23 @@ import TestSupport
 
     @Test func finishInAppIsTwoPhaseAndAFailedSetupRemovesTheAccessory() throws {
         let h = try ServiceHarness(manifests: [Self.app])
-        let app = try h.start(Self.session + """
-            show({"SSIDPrefix": "ACME-"}, {}, ["finishInApp"])
-            run(["PickerDidDismiss"])
-            a = [str(p) for p in call(manager, "org.freedesktop.DBus.ObjectManager", "GetManagedObjects") if "/accessory/" in str(p)][0]
-            def state(): return call(a, "org.freedesktop.DBus.Properties", "Get", "org.accessoryagent.Accessory1", "State")
-            print("state", state())
-            print(message(s, "org.accessoryagent.Session1", "FinishAuthorization", dbus.ObjectPath(a), dbus.Dictionary({"SSID": "ACME-Cam-7F", "BridgingIdentifier": "bridge-1"}, signature="ss")))
-            print("state", state())
-            print(message(s, "org.accessoryagent.Session1", "FinishAuthorization", dbus.ObjectPath(a), dbus.Dictionary({}, signature="ss")))
-            print(message(s, "org.accessoryagent.Session1", "UpdateAuthorization", dbus.ObjectPath(a), dbus.Dictionary({"SSIDPrefix": "OTHER-"}, signature="ss")))
-            print(message(s, "org.accessoryagent.Session1", "UpdateAuthorization", dbus.ObjectPath(a), dbus.Dictionary({"SSID": "ACME-Cam-7F"}, signature="ss")))
-            print(message(s, "org.accessoryagent.Session1", "RenameAccessory", dbus.ObjectPath(a), "ACME-Garage", dbus.Array(["ssid"], signature="s")))
-            props = call(a, "org.freedesktop.DBus.Properties", "GetAll", "org.accessoryagent.Accessory1")
-            print("renamed", bytes(props["SSID"]).decode(), props["BridgingIdentifier"], text(props["Descriptor"]))
-            print(message(s, "org.accessoryagent.Session1", "FailAuthorization", dbus.ObjectPath(a)))
-            run(["PickerSetupFailed"], seconds=5)
-            """, as: "nobody")
+        let state = ["call", "accessory", BusNames.properties, "Get", BusNames.accessory, "State"]
+        func session(_ method: String, _ arguments: String...) -> [String] {
+            ["call", "session", BusNames.session, method, "accessory"] + arguments
+        }
+        let app = try h.startClient([
+            ["session"], Self.show(["SSIDPrefix=ACME-"], options: ["finishInApp"]), ["until", "PickerDidDismiss"], ["explain"],
+            state,
+            session("FinishAuthorization", "SSID=ACME-Cam-7F,BridgingIdentifier=bridge-1"),
+            state,
+            session("FinishAuthorization", ""),
+            session("UpdateAuthorization", "SSIDPrefix=OTHER-"),
+            session("UpdateAuthorization", "SSID=ACME-Cam-7F"),
+            session("RenameAccessory", "ACME-Garage", "ssid"),
+            ["call", "accessory", BusNames.properties, "GetAll", BusNames.accessory],
+            session("FailAuthorization"),
+            ["until", "PickerSetupFailed"],
+        ], as: "nobody")
         h.pump { !h.service.center.requests.isEmpty }
         let number = try #require(h.service.center.requests.keys.first)
         h.hear(ssid: "ACME-Cam", bssid: "02:00:00:00:01:00")
@@ -107,18 +103,21 @@ import TestSupport
         let lines = h.finish(app).split(separator: "\n").map(String.init)
         let path = try #require(lines.first { $0.hasPrefix("signal AccessoryAdded ") }?.split(separator: " ").last.map(String.init))
         let id = path.split(separator: "/").last.map(String.init) ?? ""
+        // GetAll's answer after the rename, checked apart from the rest.
+        let properties = lines.first { $0.hasPrefix("{DisplayName=") } ?? ""
         let events = lines.filter { !$0.hasPrefix("signal InterfacesAdded") && !$0.hasPrefix("signal InterfacesRemoved") }
+            .map { $0 == properties ? "GetAll" : $0 }
         #expect(events == [
+            "ok",
             "signal Activated []", "signal PropertiesChanged org.accessoryagent.Session1 {State=active} []",
             "signal PickerDidPresent",
             "signal AccessoryAdded \(path)", "signal PickerDidDismiss  ",
-            "state awaitingAuthorization",
-            "ok", "state authorized",
-            "org.accessoryagent.Error.invalidRequest: \(id) is not awaiting authorization",
-            "org.accessoryagent.Error.invalidRequest: not declared in the app's manifest: SSID prefix 'OTHER-' does not start with any of [Wi-Fi] SSIDPrefixes=",
+            "awaitingAuthorization",
+            "ok", "authorized",
+            "error org.accessoryagent.Error.invalidRequest \(id) is not awaiting authorization",
+            "error org.accessoryagent.Error.invalidRequest not declared in the app's manifest: SSID prefix 'OTHER-' does not start with any of [Wi-Fi] SSIDPrefixes=",
             "ok", "ok",
-            // Renamed with the ssid option: the grant records the hotspot's new name.
-            "renamed ACME-Garage bridge-1 {SSID=ACME-Cam-7F}",
+            "GetAll",
             "ok",
             // Signals queue while the client waits on its calls; they arrive in order.
             // Each change: the new property values first (a client's cache follows), then AccessoryChanged.
@@ -131,6 +130,10 @@ import TestSupport
             "signal AccessoryRemoved \(path)",
             "signal PickerSetupFailed org.accessoryagent.Error.unknown the app failed the setup of ACME-Garage",
         ])
+        // Renamed with the ssid option: the grant records the hotspot's new name (ACME-Garage, in hex).
+        #expect(properties.contains("SSID=41434d452d476172616765,"), "\(properties)")
+        #expect(properties.contains("BridgingIdentifier=bridge-1"), "\(properties)")
+        #expect(properties.contains("Descriptor={SSID=ACME-Cam-7F}"), "\(properties)")
         #expect(h.store.grants.isEmpty)
     }
 
@@ -139,10 +142,7 @@ import TestSupport
         let opened = try h.accessoryctl(["allow", "--app", "acme", "--for", "10m"])
         #expect(opened.status == 0, "\(opened.err)")
         #expect(h.service.center.windows.isOpen(for: "acme", at: h.clock.now))
-        let app = try h.start(Self.session + """
-            show({"ServiceUUID": "180F", "NameSubstring": "Acme"})
-            run(["PickerDidDismiss"])
-            """, as: "nobody")
+        let app = try h.startClient([["session"], Self.show(Self.acme), ["until", "PickerDidDismiss"]], as: "nobody")
         h.pump { !h.service.center.requests.isEmpty }
         h.hear("C0:FF:EE:00:00:20", name: "Acme 20", service: 0x180F)
         let output = h.finish(app)
@@ -159,41 +159,23 @@ import TestSupport
     @Test func aRegisteredPickerAgentHearsOfRequestsAndItsAnswerIsRecordedAsItsOwn() throws {
         let h = try ServiceHarness(manifests: [Self.app])
         // The agent (root, as a gateway UI would run) approves the first candidate it is told of.
-        let agent = try h.start("""
-            import dbus.service
-            class Agent(dbus.service.Object):
-                @dbus.service.method("org.accessoryagent.PickerAgent1", in_signature="usas")
-                def RequestAdded(self, request, app, items):
-                    print("request", request, app, text(items), flush=True)
-                @dbus.service.method("org.accessoryagent.PickerAgent1", in_signature="uusssi")
-                def CandidateAdded(self, request, candidate, item, name, identity, rssi):
-                    print("candidate", request, candidate, item, name, identity, rssi, flush=True)
-                    print("approve", text(call(manager, "org.accessoryagent.Admin1", "Approve", request, candidate, "")), flush=True)
-                @dbus.service.method("org.accessoryagent.PickerAgent1", in_signature="us")
-                def RequestEnded(self, request, outcome):
-                    print("ended", request, outcome, flush=True)
-                    loop.quit()
-            Agent(bus, "/org/example/agent")
-            print(call(manager, "org.accessoryagent.Admin1", "RegisterAgent", dbus.ObjectPath("/org/example/agent")), flush=True)
-            run([])
-            """)
+        let agent = try h.startClient([
+            ["serve", "/org/example/agent", "approving"], ["admin", "RegisterAgent", "/org/example/agent"], ["until", "RequestEnded"],
+        ])
         h.pump { h.service.center.agent != nil }
         // An open window does not answer while an agent is registered.
         #expect(try h.accessoryctl(["allow", "--app", "acme", "--for", "10m"]).status == 0)
-        let app = try h.start(Self.session + """
-            show({"ServiceUUID": "180F", "NameSubstring": "Acme"})
-            run(["PickerDidDismiss"])
-            """, as: "nobody")
+        let app = try h.startClient([["session"], Self.show(Self.acme), ["until", "PickerDidDismiss"]], as: "nobody")
         h.pump { !h.service.center.requests.isEmpty }
         h.hear("C0:FF:EE:00:00:30", name: "Acme 30", service: 0x180F)
         let agentSaid = h.finish(agent)
         let grant = try #require(h.store.grants.values.first)
         #expect(agentSaid == """
-            None
-            request 1 acme [Acme sensor]
-            candidate 1 1 Acme sensor Acme 30 C0:FF:EE:00:00:30/public -50
+            ok
+            RequestAdded 1 acme [Acme sensor]
+            CandidateAdded 1 1 Acme sensor Acme 30 C0:FF:EE:00:00:30/public -50
             approve \(BusNames.path(of: grant.accessory))
-            ended 1 approved
+            RequestEnded 1 approved
 
             """)
         #expect(h.finish(app).hasSuffix("signal PickerDidDismiss  \n"))
@@ -204,14 +186,13 @@ import TestSupport
 
     @Test func migrationRegistersKnownAccessoriesOnce() throws {
         let h = try ServiceHarness(manifests: [Self.app])
-        let migrate = """
-            items = dbus.Array([("Old sensor", "C0:FF:EE:00:00:40", "", dbus.Dictionary({}, signature="ss")),
-                                ("Old camera", "", "ACME-Cam\\\\x00", dbus.Dictionary({"SSIDPrefix": "ACME-"}, signature="ss"))], signature="(sssa{ss})")
-            print(call(s, "org.accessoryagent.Session1", "Migrate", items), flush=True)
-            run(["PickerDidDismiss"])
-            """
+        // The camera's SSID ends in a NUL byte, escaped as the contract spells one.
+        let migrate = [
+            ["session"], ["migrate", "Old sensor", "C0:FF:EE:00:00:40", "", "and", "Old camera", "", "ACME-Cam\\x00", "SSIDPrefix=ACME-"],
+            ["until", "PickerDidDismiss"],
+        ]
         for round in 1...2 {
-            let app = try h.start(Self.session + migrate, as: "nobody")
+            let app = try h.startClient(migrate, as: "nobody")
             h.pump { !h.service.center.requests.isEmpty }
             guard let number = h.service.center.requests.keys.first else {
                 Issue.record("no migration request: \(h.finish(app))")
@@ -241,18 +222,9 @@ import TestSupport
                           bluetooth: BluetoothDeviceIdentifier(address: HardwareAddress("C0:FF:EE:00:00:50")!, addressType: .public))
         let h = try ServiceHarness(manifests: [Self.app, Self.other], grants: [grant])
         let release = h.directory + "/release"
-        let listener = """
-            s = call(manager, "org.accessoryagent.Manager1", "OpenSession")
-            call(s, "org.accessoryagent.Session1", "Activate")
-            def poll():
-                import os
-                if os.path.exists("\(release)"): loop.quit(); return False
-                return True
-            GLib.timeout_add(50, poll)
-            run([], seconds=60)
-            """
-        let a = try h.start(listener, as: "nobody")
-        let b = try h.start(listener, as: "daemon")
+        let listener = [["session"], ["listen", release]]
+        let a = try h.startClient(listener, as: "nobody")
+        let b = try h.startClient(listener, as: "daemon")
         h.pump { h.service.openSessions.filter { $0.state == .active }.count == 2 }
         // Heard: its app gets presence and the advertisement; the other app nothing.
         h.hear("C0:FF:EE:00:00:50", name: "Acme 50", service: 0x180F)

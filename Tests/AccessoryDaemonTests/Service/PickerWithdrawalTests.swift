@@ -1,5 +1,6 @@
 import AccessoryCore
 import AccessoryPlatform
+import AccessoryWire
 import Foundation
 import Testing
 import TestSupport
@@ -13,25 +14,19 @@ import TestSupport
     static let other = PickerFeatureTests.other
     static let rootApp = AppManifest(app: "gateway-shell", user: "root", supports: .bluetooth,
                                      bluetoothServiceUUIDs: [BluetoothUUID(uuid16: 0x180F)], bluetoothNames: ["Acme"])
-    static let session = SetupErrorPathTests.session
     static let withdrawn = "signal PickerDidDismiss org.accessoryagent.Error.userCancelled withdrawn by the app\n"
 
-    /// Python: shows a picker, waits for `go`, withdraws it and waits for the dismissal.
-    static func showThenWithdraw(_ descriptor: String, after go: String) -> String {
-        session + """
-            print("show", show(\(descriptor)), flush=True)
-            wait_for("\(go)")
-            print("dismiss", message(s, "org.accessoryagent.Session1", "DismissPicker"), flush=True)
-            run(["PickerDidDismiss"])
+    static let dismiss = ["call", "session", BusNames.session, "DismissPicker"]
 
-            """
+    /// Shows a picker, waits for `go`, withdraws it and waits for the dismissal.
+    static func showThenWithdraw(_ descriptor: [String], after go: String) -> [[String]] {
+        [["session"], SetupErrorPathTests.show(descriptor), ["wait", go], ["explain"], dismiss, ["until", "PickerDidDismiss"]]
     }
 
     @Test func aWithdrawnPickerIsGoneForTheAdministratorAndALateApprovalGrantsNothing() throws {
         let h = try ServiceHarness(manifests: [Self.app])
         let go = h.directory + "/go"
-        let app = try h.start(Self.showThenWithdraw(#"{"ServiceUUID": "180F", "NameSubstring": "Acme"}"#, after: go),
-                              as: "nobody")
+        let app = try h.startClient(Self.showThenWithdraw(SetupErrorPathTests.acme, after: go), as: "nobody")
         h.pump { !h.service.center.requests.isEmpty }
         let number = try #require(h.service.center.requests.keys.first)
         h.hear("C0:FF:EE:00:00:60", name: "Acme 60", service: 0x180F)
@@ -40,7 +35,7 @@ import TestSupport
         #expect(FileManager.default.createFile(atPath: go, contents: nil))
         let output = h.finish(app)
 
-        #expect(output.hasPrefix("show None\ndismiss ok\n"))
+        #expect(output.hasPrefix("ok\nok\n"), "shown, then withdrawn")
         #expect(output.hasSuffix(Self.withdrawn))
         let listed = try h.busctl(["call", "org.accessoryagent", "/org/accessoryagent", "org.accessoryagent.Admin1",
                                    "ListRequests"])
@@ -60,7 +55,7 @@ import TestSupport
     @Test func withdrawingStopsTheDiscoveryTheRequestWanted() throws {
         let h = try ServiceHarness(manifests: [Self.app])
         let go = h.directory + "/go"
-        let app = try h.start(Self.showThenWithdraw(#"{"SSIDPrefix": "ACME-"}"#, after: go), as: "nobody")
+        let app = try h.startClient(Self.showThenWithdraw(["SSIDPrefix=ACME-"], after: go), as: "nobody")
         h.pump { !h.service.center.requests.isEmpty }
         #expect(h.service.center.wantsWiFiScans)
 
@@ -75,40 +70,23 @@ import TestSupport
 
     @Test func aRegisteredPickerAgentIsToldTheRequestEnded() throws {
         let h = try ServiceHarness(manifests: [Self.app])
-        let agent = try h.start("""
-            import dbus.service
-            class Agent(dbus.service.Object):
-                @dbus.service.method("org.accessoryagent.PickerAgent1", in_signature="usas")
-                def RequestAdded(self, request, app, items):
-                    print("request", request, app, text(items), flush=True)
-                @dbus.service.method("org.accessoryagent.PickerAgent1", in_signature="us")
-                def RequestEnded(self, request, outcome):
-                    print("ended", request, outcome, flush=True)
-                    loop.quit()
-            Agent(bus, "/org/example/agent")
-            print(call(manager, "org.accessoryagent.Admin1", "RegisterAgent", dbus.ObjectPath("/org/example/agent")), flush=True)
-            run([])
-            """)
+        let agent = try h.startClient([
+            ["serve", "/org/example/agent"], ["admin", "RegisterAgent", "/org/example/agent"], ["until", "RequestEnded"],
+        ])
         h.pump { h.service.center.agent != nil }
-        let app = try h.run(Self.session + """
-            show({"ServiceUUID": "180F", "NameSubstring": "Acme"})
-            print(call(s, "org.accessoryagent.Session1", "DismissPicker"), flush=True)
-            run(["PickerDidDismiss"])
-            """, as: "nobody")
+        let app = try h.runClient([["session"], SetupErrorPathTests.show(SetupErrorPathTests.acme), Self.dismiss,
+                                   ["until", "PickerDidDismiss"]], as: "nobody")
         #expect(app.hasSuffix(Self.withdrawn))
         // Told as when the app's session ends: the app no longer asks.
-        #expect(h.finish(agent) == "None\nrequest 1 acme [Acme sensor]\nended 1 cancelled\n")
+        #expect(h.finish(agent) == "ok\nRequestAdded 1 acme [Acme sensor]\nRequestEnded 1 cancelled\n")
     }
 
     @Test func aMigrationRequestIsWithdrawnAlike() throws {
         let h = try ServiceHarness(manifests: [Self.app])
-        let output = try h.run(Self.session + """
-            items = dbus.Array([("Old sensor", "C0:FF:EE:00:00:61", "", dbus.Dictionary({}, signature="ss"))], signature="(sssa{ss})")
-            print(call(s, "org.accessoryagent.Session1", "Migrate", items), flush=True)
-            print(call(s, "org.accessoryagent.Session1", "DismissPicker"), flush=True)
-            run(["PickerDidDismiss"])
-            """, as: "nobody")
-        #expect(output.hasPrefix("None\nNone\n"))
+        let output = try h.runClient([
+            ["session"], ["migrate", "Old sensor", "C0:FF:EE:00:00:61", ""], Self.dismiss, ["until", "PickerDidDismiss"],
+        ], as: "nobody")
+        #expect(output.hasPrefix("ok\nok\n"))
         #expect(output.hasSuffix(Self.withdrawn))
         #expect(!output.contains("MigrationComplete"))
         #expect(h.service.center.requests.isEmpty)
@@ -117,24 +95,19 @@ import TestSupport
 
     @Test func withNoPickerOpenItIsAnInvalidRequestAndOnADeadSessionInvalidated() throws {
         let h = try ServiceHarness(manifests: [Self.app])
-        let output = try h.run("""
-            s = call(manager, "org.accessoryagent.Manager1", "OpenSession")
-            def message(method):
-                try:
-                    dbus.Interface(bus.get_object("org.accessoryagent", s, introspect=False), "org.accessoryagent.Session1").get_dbus_method(method)()
-                    return "ok"
-                except dbus.DBusException as e:
-                    return e.get_dbus_name() + ": " + e.get_dbus_message()
-            print(message("DismissPicker"))
-            message("Activate")
-            print(message("DismissPicker"))
-            message("Invalidate")
-            print(message("DismissPicker"))
-            """, as: "nobody")
+        let output = try h.runClient([
+            ["call", BusNames.root, BusNames.manager, "OpenSession"], ["explain"],
+            Self.dismiss, ["call", "session", BusNames.session, "Activate"],
+            Self.dismiss, ["call", "session", BusNames.session, "Invalidate"],
+            Self.dismiss,
+        ], as: "nobody")
         #expect(output == """
-            org.accessoryagent.Error.invalidRequest: no picker is open
-            org.accessoryagent.Error.invalidRequest: no picker is open
-            org.accessoryagent.Error.invalidated: the session was invalidated
+            /org/accessoryagent/session/1
+            error org.accessoryagent.Error.invalidRequest no picker is open
+            []
+            error org.accessoryagent.Error.invalidRequest no picker is open
+            ok
+            error org.accessoryagent.Error.invalidated the session was invalidated
 
             """)
     }
@@ -142,14 +115,11 @@ import TestSupport
     @Test func anotherAppsConnectionCannotWithdrawItButItsOwnCan() throws {
         let h = try ServiceHarness(manifests: [Self.app, Self.other])
         let go = h.directory + "/go"
-        let app = try h.start(Self.showThenWithdraw(#"{"ServiceUUID": "180F", "NameSubstring": "Acme"}"#, after: go),
-                              as: "nobody")
+        let app = try h.startClient(Self.showThenWithdraw(SetupErrorPathTests.acme, after: go), as: "nobody")
         h.pump { !h.service.center.requests.isEmpty }
         let path = try #require(h.service.openSessions.first?.path)
 
-        let intruder = try h.run("""
-            print(call("\(path)", "org.accessoryagent.Session1", "DismissPicker"))
-            """, as: "daemon")
+        let intruder = try h.runClient([["call", path, BusNames.session, "DismissPicker"]], as: "daemon")
 
         #expect(intruder == "error org.freedesktop.DBus.Error.UnknownObject\n")
         #expect(h.service.center.requests.count == 1)

@@ -17,6 +17,7 @@ import TestSupport
                           bluetooth: BluetoothDeviceIdentifier(address: HardwareAddress("C0:FF:EE:00:00:70")!, addressType: .public))
         let h = try ServiceHarness(manifests: [PickerApprovalTests.appA], grants: [grant])
         let path = BusNames.path(of: grant.accessory)
+        // Python on purpose: the point is a third-party property cache (GDBus's), not one of ours.
         let client = try h.bus.start(["/usr/bin/python3", "-c", """
             import sys
             from gi.repository import Gio, GLib

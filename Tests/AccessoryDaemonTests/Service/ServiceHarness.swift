@@ -8,10 +8,10 @@ import TestSupport
 @testable import AccessoryDaemon
 
 /// accessoryd's D-Bus service on a real private dbus-daemon, with its real
-/// authorization center and grant store, and apps played by Python clients
-/// (python3-dbus with a GLib loop, so they receive signals) running as
-/// different unix users. Radios are replaced by feeding the discovery
-/// pipeline directly: the lab covers the radios.
+/// authorization center and grant store, and apps played by the test client
+/// (Tests/TestClient, on AccessoryWire) running as different unix users.
+/// Radios are replaced by feeding the discovery pipeline directly: the lab
+/// covers the radios.
 final class ServiceHarness {
     let bus: PrivateBus
     let loop: EventLoop
@@ -50,7 +50,9 @@ final class ServiceHarness {
                                        loop: loop, scheduler: scheduler, lookUpUserName: lookUpUserName)
     }
 
-    /// The Python prelude every client shares: `call`, `on_signals`, `run`.
+    /// The Python prelude of the clients that are third-party on purpose (a
+    /// hostile or outside app, marshalling with python3-dbus, not AccessoryWire):
+    /// `call`, `on_signals`, `run`.
     static let prelude = """
         import dbus, sys
         from dbus.mainloop.glib import DBusGMainLoop
@@ -87,7 +89,7 @@ final class ServiceHarness {
 
         """
 
-    /// Starts a Python client as `user` (nil: root).
+    /// Starts a Python client (a third-party one, on purpose) as `user` (nil: root).
     func start(_ body: String, as user: String? = nil) throws -> (Process, Pipe, Pipe) {
         let script = directory + "/client-\(UUID()).py"
         try (Self.prelude + body).write(toFile: script, atomically: true, encoding: .utf8)
@@ -99,14 +101,35 @@ final class ServiceHarness {
         for _ in 0..<800 where !done() { _ = loop.runOnce(timeout: .milliseconds(25)) }
     }
 
-    /// Starts a Python client as `user` with exactly these groups: `primaryGroup`
-    /// (a name or gid) and the supplementary `groups` (none: cleared).
-    func start(_ body: String, as user: String, primaryGroup: String, groups: [UInt32]) throws -> (Process, Pipe, Pipe) {
-        let script = directory + "/client-\(UUID()).py"
-        try (Self.prelude + body).write(toFile: script, atomically: true, encoding: .utf8)
+    /// The test client's command line (Tests/TestClient) for `steps`, one after another on one connection.
+    func clientCommand(_ steps: [[String]]) -> [String] {
+        [BuiltPrograms.testClient, bus.address] + steps.joined(separator: ["--"])
+    }
+
+    /// Starts the test client as `user` (nil: root).
+    func startClient(_ steps: [[String]], as user: String? = nil) throws -> (Process, Pipe, Pipe) {
+        try bus.start(clientCommand(steps), as: user)
+    }
+
+    /// Starts the test client as `user` with exactly these groups: `primaryGroup`
+    /// (a name or gid) and the supplementary `groups` (none: cleared); and these
+    /// extra `setpriv` options (capabilities).
+    func startClient(_ steps: [[String]], as user: String, primaryGroup: String, groups: [UInt32],
+                     setpriv extra: [String] = []) throws -> (Process, Pipe, Pipe) {
         let groupOption = groups.isEmpty ? "--clear-groups" : "--groups=" + groups.map(String.init).joined(separator: ",")
-        return try bus.start(["/usr/bin/setpriv", "--reuid=\(user)", "--regid=\(primaryGroup)", groupOption,
-                              "/usr/bin/python3", script, bus.address])
+        return try bus.start(["/usr/bin/setpriv", "--reuid=\(user)", "--regid=\(primaryGroup)", groupOption] + extra
+                             + clientCommand(steps))
+    }
+
+    /// Runs the test client as `user` (nil: root) to its end; what it printed.
+    func runClient(_ steps: [[String]], as user: String? = nil, sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
+        finish(try startClient(steps, as: user), sourceLocation: sourceLocation)
+    }
+
+    /// Runs the test client with exactly these groups to its end; what it printed.
+    func runClient(_ steps: [[String]], as user: String, primaryGroup: String, groups: [UInt32],
+                   sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
+        finish(try startClient(steps, as: user, primaryGroup: primaryGroup, groups: groups), sourceLocation: sourceLocation)
     }
 
     /// Pumps until the client exits; returns what it printed, and records stderr as a failure.
@@ -123,12 +146,6 @@ final class ServiceHarness {
     /// Runs a client to its end.
     func run(_ body: String, as user: String? = nil, sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
         finish(try start(body, as: user), sourceLocation: sourceLocation)
-    }
-
-    /// Runs a client with exactly these groups to its end.
-    func run(_ body: String, as user: String, primaryGroup: String, groups: [UInt32],
-             sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
-        finish(try start(body, as: user, primaryGroup: primaryGroup, groups: groups), sourceLocation: sourceLocation)
     }
 
     /// `busctl` as root against the private bus; returns its output.

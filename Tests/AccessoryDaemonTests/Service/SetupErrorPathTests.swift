@@ -1,5 +1,6 @@
 import AccessoryCore
 import AccessoryPlatform
+import AccessoryWire
 import Foundation
 import Testing
 import TestSupport
@@ -11,7 +12,17 @@ import TestSupport
                                  bluetoothServiceUUIDs: [BluetoothUUID(uuid16: 0x180F)], bluetoothNames: ["Acme"],
                                  ssidPrefixes: [Array("ACME-".utf8)])
 
-    /// Python: an activated session `s` and `show(descriptor, settings)`.
+    /// The test client's ShowPicker for one item named `name` with this descriptor (and settings, setup options).
+    static func show(_ name: String, _ descriptor: [String], settings: [String] = [], options: [String] = []) -> [String] {
+        ["show", name] + descriptor + (settings.isEmpty ? [] : ["settings"] + settings) + (options.isEmpty ? [] : ["options"] + options)
+    }
+    static func show(_ descriptor: [String], settings: [String] = [], options: [String] = []) -> [String] {
+        show("Acme sensor", descriptor, settings: settings, options: options)
+    }
+    static let acme = ["ServiceUUID=180F", "NameSubstring=Acme"]
+
+    /// Python, for the client that sends wrong argument types on purpose
+    /// (`ActionableErrorTests`): an activated session `s` and `message(...)`.
     static let session = """
         s = call(manager, "org.accessoryagent.Manager1", "OpenSession")
         call(s, "org.accessoryagent.Session1", "Activate")
@@ -30,20 +41,22 @@ import TestSupport
 
     @Test func descriptorsOutsideTheRulesOrTheManifestAreRefusedWithTheirReason() throws {
         let h = try ServiceHarness(manifests: [Self.app])
-        let output = try h.run(Self.session + """
-            print(message(s, "org.accessoryagent.Session1", "ShowPicker", [item("x", {"ServiceUUID": "FEAA", "NameSubstring": "Acme"})], dbus.Dictionary({}, signature="ss")))
-            print(message(s, "org.accessoryagent.Session1", "ShowPicker", [item("x", {"SSID": "ACME-1", "SSIDPrefix": "ACME-"})], dbus.Dictionary({}, signature="ss")))
-            print(message(s, "org.accessoryagent.Session1", "ShowPicker", [item("x", {"Colour": "red"})], dbus.Dictionary({}, signature="ss")))
-            print(message(s, "org.accessoryagent.Session1", "ShowPicker", [item("x", {"ServiceUUID": "180F", "NameSubstring": "Acme"}, ["teleport"])], dbus.Dictionary({}, signature="ss")))
-            print(message(s, "org.accessoryagent.Session1", "ShowPicker", [item("x", {"ServiceUUID": "180F", "NameSubstring": "Acme"})], dbus.Dictionary({"DiscoveryTimeout": "soon"}, signature="ss")))
-            """, as: "nobody")
+        let output = try h.runClient([
+            ["session"], ["explain"],
+            Self.show("x", ["ServiceUUID=FEAA", "NameSubstring=Acme"]),
+            Self.show("x", ["SSID=ACME-1", "SSIDPrefix=ACME-"]),
+            Self.show("x", ["Colour=red"]),
+            Self.show("x", Self.acme, options: ["teleport"]),
+            Self.show("x", Self.acme, settings: ["DiscoveryTimeout=soon"]),
+        ], as: "nobody")
         let lines = output.split(separator: "\n").map(String.init)
         try #require(lines.count == 5)
-        #expect(lines[0].hasPrefix("org.accessoryagent.Error.invalidRequest: "))
+        let refused = "error org.accessoryagent.Error.invalidRequest "
+        #expect(lines[0].hasPrefix(refused))
         #expect(lines[0].contains("FEAA"))
-        #expect(lines[1].hasPrefix("org.accessoryagent.Error.invalidRequest: "))
+        #expect(lines[1].hasPrefix(refused))
         #expect(lines[1].contains("ssid") || lines[1].contains("SSID"))
-        #expect(lines[2] == "org.accessoryagent.Error.invalidRequest: display item \"x\": unknown descriptor key Colour; the keys are "
+        #expect(lines[2] == refused + "display item \"x\": unknown descriptor key Colour; the keys are "
             + DescriptorFields.keys.joined(separator: ", "))
         #expect(lines[3].contains("display item \"x\": setup option \"teleport\" is unknown; the options are rename, "))
         #expect(lines[4].contains("picker settings: DiscoveryTimeout=\"soon\" is not short, medium, long, unbounded or a number of seconds"))
@@ -52,11 +65,8 @@ import TestSupport
 
     @Test func aSecondPickerWhileOneIsOpenIsPickerAlreadyActive() throws {
         let h = try ServiceHarness(manifests: [Self.app])
-        let output = try h.run(Self.session + """
-            print(show({"ServiceUUID": "180F", "NameSubstring": "Acme"}))
-            print(show({"SSIDPrefix": "ACME-"}))
-            """, as: "nobody")
-        #expect(output == "None\nerror org.accessoryagent.Error.pickerAlreadyActive\n")
+        let output = try h.runClient([["session"], Self.show(Self.acme), Self.show(["SSIDPrefix=ACME-"])], as: "nobody")
+        #expect(output == "ok\nerror org.accessoryagent.Error.pickerAlreadyActive\n")
         // The first picker ended with its session when the app left.
         h.pump { h.service.center.requests.isEmpty }
         #expect(h.service.center.requests.isEmpty)
@@ -64,10 +74,7 @@ import TestSupport
 
     @Test func aDeniedRequestIsUserCancelled() throws {
         let h = try ServiceHarness(manifests: [Self.app])
-        let app = try h.start(Self.session + """
-            show({"ServiceUUID": "180F", "NameSubstring": "Acme"})
-            run(["PickerDidDismiss"])
-            """, as: "nobody")
+        let app = try h.startClient([["session"], Self.show(Self.acme), ["until", "PickerDidDismiss"]], as: "nobody")
         h.pump { !h.service.center.requests.isEmpty }
         let number = try #require(h.service.center.requests.keys.first)
         let denied = try h.accessoryctl(["deny", "\(number)"])
@@ -78,10 +85,8 @@ import TestSupport
 
     @Test func nothingFoundInTimeIsDiscoveryTimeout() throws {
         let h = try ServiceHarness(manifests: [Self.app])
-        let app = try h.start(Self.session + """
-            show({"ServiceUUID": "180F", "NameSubstring": "Acme"}, {"DiscoveryTimeout": "1"})
-            run(["PickerDidDismiss"])
-            """, as: "nobody")
+        let app = try h.startClient([["session"], Self.show(Self.acme, settings: ["DiscoveryTimeout=1"]), ["until", "PickerDidDismiss"]],
+                                    as: "nobody")
         h.pump { !h.service.center.requests.isEmpty }
         h.scheduler.advance(by: .seconds(2))
         #expect(h.finish(app).hasSuffix("signal PickerDidDismiss org.accessoryagent.Error.discoveryTimeout nothing matching was found within the discovery timeout\n"))
@@ -90,23 +95,21 @@ import TestSupport
 
     @Test func finishingDiscoveryWithNothingToShowIsDiscoveryTimeout() throws {
         let h = try ServiceHarness(manifests: [Self.app])
-        let app = try h.start(Self.session + """
-            show({"ServiceUUID": "180F", "NameSubstring": "Acme"}, {"DiscoveryTimeout": "unbounded"})
-            print(call(s, "org.accessoryagent.Session1", "FinishPickerDiscovery"), flush=True)
-            run(["PickerDidDismiss"])
-            """, as: "nobody")
+        let app = try h.startClient([
+            ["session"], Self.show(Self.acme, settings: ["DiscoveryTimeout=unbounded"]),
+            ["call", "session", BusNames.session, "FinishPickerDiscovery"], ["until", "PickerDidDismiss"],
+        ], as: "nobody")
         let output = h.finish(app)
-        #expect(output.hasPrefix("None\n"), "FinishPickerDiscovery itself succeeds")
+        #expect(output.hasPrefix("ok\nok\n"), "the picker shows, and FinishPickerDiscovery itself succeeds")
         #expect(output.hasSuffix("signal PickerDidDismiss org.accessoryagent.Error.discoveryTimeout the app finished discovery with nothing to show\n"))
         #expect(h.service.center.requests.isEmpty)
     }
 
     @Test func finishingDiscoveryKeepsTheCandidatesForTheDecision() throws {
         let h = try ServiceHarness(manifests: [Self.app])
-        let app = try h.start(Self.session + """
-            show({"ServiceUUID": "180F", "NameSubstring": "Acme"}, {"DiscoveryTimeout": "unbounded"})
-            run(["PickerDidDismiss"])
-            """, as: "nobody")
+        let app = try h.startClient([
+            ["session"], Self.show(Self.acme, settings: ["DiscoveryTimeout=unbounded"]), ["until", "PickerDidDismiss"],
+        ], as: "nobody")
         h.pump { !h.service.center.requests.isEmpty }
         h.hear("C0:FF:EE:00:00:21", name: "Acme 21", service: 0x180F)
         let session = try #require(h.service.openSessions.first)
@@ -122,26 +125,25 @@ import TestSupport
 
     @Test func anInvalidatedSessionStaysDead() throws {
         let h = try ServiceHarness(manifests: [Self.app])
-        let output = try h.run(Self.session + """
-            print(call(s, "org.accessoryagent.Session1", "Invalidate"))
-            print(call(s, "org.accessoryagent.Session1", "Activate"))
-            print(show({"ServiceUUID": "180F", "NameSubstring": "Acme"}))
-            print(call(s, "org.accessoryagent.Session1", "Invalidate"))
-            """, as: "nobody")
-        #expect(output == "None\nerror org.accessoryagent.Error.invalidated\nerror org.accessoryagent.Error.invalidated\nerror org.accessoryagent.Error.invalidated\n")
+        let output = try h.runClient([
+            ["session"], ["call", "session", BusNames.session, "Invalidate"], ["call", "session", BusNames.session, "Activate"],
+            Self.show(Self.acme), ["call", "session", BusNames.session, "Invalidate"],
+        ], as: "nobody")
+        #expect(output == "ok\nerror org.accessoryagent.Error.invalidated\nerror org.accessoryagent.Error.invalidated\nerror org.accessoryagent.Error.invalidated\n")
     }
 
     @Test func unknownAccessoriesAndRequestsAreNamedAsSuch() throws {
         let h = try ServiceHarness(manifests: [Self.app])
-        let output = try h.run(Self.session + """
-            print(message(s, "org.accessoryagent.Session1", "RemoveAccessory", dbus.ObjectPath("/org/accessoryagent/accessory/00000000000000ff")))
-            print(message(s, "org.accessoryagent.Session1", "RemoveAccessory", dbus.ObjectPath("/org/accessoryagent/session/1")))
-            print(message(s, "org.accessoryagent.Session1", "UpdatePicker", dbus.Array([(dbus.UInt32(1), "x", "")], signature="(uss)")))
-            """, as: "nobody")
+        let output = try h.runClient([
+            ["session"], ["explain"],
+            ["call", "session", BusNames.session, "RemoveAccessory", "/org/accessoryagent/accessory/00000000000000ff"],
+            ["call", "session", BusNames.session, "RemoveAccessory", "/org/accessoryagent/session/1"],
+            ["update", "1", "x"],
+        ], as: "nobody")
         #expect(output == """
-            org.accessoryagent.Error.invalidRequest: unknown accessory 00000000000000ff
-            org.accessoryagent.Error.invalidRequest: unknown accessory /org/accessoryagent/session/1
-            org.accessoryagent.Error.invalidRequest: no picker is open
+            error org.accessoryagent.Error.invalidRequest unknown accessory 00000000000000ff
+            error org.accessoryagent.Error.invalidRequest unknown accessory /org/accessoryagent/session/1
+            error org.accessoryagent.Error.invalidRequest no picker is open
 
             """)
         let removed = try h.accessoryctl(["remove", "00000000000000ff"])
@@ -154,10 +156,8 @@ import TestSupport
 
     @Test func aPickerBeforeActivationIsRefused() throws {
         let h = try ServiceHarness(manifests: [Self.app])
-        let output = try h.run("""
-            s = call(manager, "org.accessoryagent.Manager1", "OpenSession")
-            print(call(s, "org.accessoryagent.Session1", "ShowPicker", dbus.Array([], signature="(ssa{ss}asas)"), dbus.Dictionary({}, signature="ss")))
-            """, as: "nobody")
-        #expect(output == "error org.accessoryagent.Error.invalidRequest\n")
+        // A valid item: what is refused is the session that was never activated.
+        let output = try h.runClient([["call", BusNames.root, BusNames.manager, "OpenSession"], Self.show(Self.acme)], as: "nobody")
+        #expect(output == "\(BusNames.path(ofSession: 1))\nerror org.accessoryagent.Error.invalidRequest\n")
     }
 }

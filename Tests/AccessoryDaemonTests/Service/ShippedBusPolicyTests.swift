@@ -58,27 +58,9 @@ extension ShippedBusPolicyTests {
     @Test func accessorydReachesAMembersPickerAgent() throws {
         let setup = try ShippedPolicySetup()
         let (gid, bus, loop, connection) = (setup.gid, setup.bus, setup.loop, setup.connection)
-        let scratch = try ScratchDirectory("agent")
-        let script = scratch.path("agent.py")
-        try """
-            import dbus, dbus.service, sys
-            from dbus.mainloop.glib import DBusGMainLoop
-            from gi.repository import GLib
-            DBusGMainLoop(set_as_default=True)
-            bus = dbus.bus.BusConnection(sys.argv[1])
-            loop = GLib.MainLoop()
-            class Agent(dbus.service.Object):
-                @dbus.service.method("org.accessoryagent.PickerAgent1", in_signature="usas", out_signature="")
-                def RequestAdded(self, request, app, items):
-                    print("RequestAdded", request, app, *items, flush=True)
-                    loop.quit()
-            agent = Agent(bus, "/org/example/picker")
-            print(bus.get_unique_name(), flush=True)
-            GLib.timeout_add_seconds(20, loop.quit)
-            loop.run()
-            """.write(toFile: script, atomically: true, encoding: .utf8)
         let (process, out, err) = try bus.start([
-            "/usr/bin/setpriv", "--reuid=nobody", "--regid=nogroup", "--groups=\(gid)", "/usr/bin/python3", script, bus.address,
+            "/usr/bin/setpriv", "--reuid=nobody", "--regid=nogroup", "--groups=\(gid)",
+            BuiltPrograms.testClient, bus.address, "serve", "/org/example/picker", "--", "name", "--", "until", "RequestAdded",
         ])
         var name = Data()
         while let byte = try out.fileHandleForReading.read(upToCount: 1), !byte.isEmpty, byte != Data("\n".utf8) {
@@ -91,7 +73,7 @@ extension ShippedBusPolicyTests {
         for _ in 0..<400 where process.isRunning { _ = loop.runOnce(timeout: .milliseconds(50)) }
         if process.isRunning { process.terminate() }
         process.waitUntilExit()
-        #expect(String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self) == "RequestAdded 3 sensor-logger Battery sensor\n")
+        #expect(String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self) == "RequestAdded 3 sensor-logger [Battery sensor]\n")
         #expect(String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self) == "")
     }
 }

@@ -20,20 +20,15 @@ import Testing
         let h = try ServiceHarness(manifests: [good])
         let markers = try HostileClientTests.markers(h)
         // The session owner: opens and activates, then invalidates when told.
-        let owner = try h.start("""
-            import os, time
-            s = call(manager, "org.accessoryagent.Manager1", "OpenSession")
-            call(s, "org.accessoryagent.Session1", "Activate")
-            open("\(markers)/owner-ready", "w").close()
-            wait_for("\(markers)/go-owner")
-            print("owner", call(s, "org.accessoryagent.Session1", "Invalidate", timeout=120))
-            """, as: good.user)
+        let owner = try h.startClient([
+            ["session"], ["mark", markers + "/owner-ready"], ["wait", markers + "/go-owner"],
+            ["call", "session", BusNames.session, "Invalidate"],
+        ], as: good.user)
         // The newcomer (root, an administrator): one call, when told.
-        let newcomer = try h.start("""
-            open("\(markers)/newcomer-ready", "w").close()
-            wait_for("\(markers)/go-newcomer")
-            print("newcomer", len(call(manager, "org.accessoryagent.Admin1", "ListRequests", timeout=120)))
-            """)
+        let newcomer = try h.startClient([
+            ["mark", markers + "/newcomer-ready"], ["wait", markers + "/go-newcomer"],
+            ["call", BusNames.root, BusNames.admin, "ListRequests"],
+        ])
         h.pump { FileManager.default.fileExists(atPath: markers + "/owner-ready") && FileManager.default.fileExists(atPath: markers + "/newcomer-ready") }
         let session = try #require(h.service.openSessions.first)
         #expect(session.state == .active)
@@ -62,7 +57,7 @@ import Testing
         // Served while the newcomer's credentials were still being asked for.
         #expect(session.state == .invalidated)
         #expect(outstandingWhenServed == 1)
-        #expect(h.finish(owner) == "owner None\n")
-        #expect(h.finish(newcomer) == "newcomer 0\n")
+        #expect(h.finish(owner) == "ok\n")
+        #expect(h.finish(newcomer) == "[]\n")
     }
 }

@@ -1,5 +1,6 @@
 import AccessoryCore
 import AccessoryPlatform
+import AccessoryWire
 import Glibc
 import Testing
 import TestSupport
@@ -17,24 +18,21 @@ import TestSupport
     static let grant = Grant(accessory: AccessoryID(0xA1), app: "acme", displayName: "Porch", state: .authorized,
                              bluetooth: BluetoothDeviceIdentifier(address: HardwareAddress(address)!, addressType: .public))
 
-    static func observe(_ path: String) -> String {
-        """
-        session = call(manager, "org.accessoryagent.Manager1", "OpenSession")
-        call(session, "org.accessoryagent.Session1", "Activate")
-        print(call(session, "org.accessoryagent.Session1", "ObservePresence", dbus.ObjectPath("\(path)"), True))
-        """
+    /// An app's session asking to be woken for `path`; the client prints the answer.
+    static func observe(_ path: String) -> [[String]] {
+        [["session"], ["call", "session", BusNames.session, Session1.observePresence.name, path, "true"]]
     }
 
     @Test func theWishIsDurableAndAnotherAppsAccessoryIsUnknown() throws {
         let h = try ServiceHarness(manifests: [Self.acme, Self.globex], grants: [Self.grant])
-        let theirs = try h.run(Self.observe("/org/accessoryagent/accessory/00000000000000a1"), as: "daemon")
-        let none = try h.run(Self.observe("/org/accessoryagent/accessory/00000000000000b2"), as: "daemon")
+        let theirs = try h.runClient(Self.observe("/org/accessoryagent/accessory/00000000000000a1"), as: "daemon")
+        let none = try h.runClient(Self.observe("/org/accessoryagent/accessory/00000000000000b2"), as: "daemon")
         #expect(theirs == "error org.accessoryagent.Error.invalidRequest\n")
         #expect(theirs == none)
         #expect(h.store.grants[AccessoryID(0xA1)]?.observesPresence == false)
 
-        let own = try h.run(Self.observe("/org/accessoryagent/accessory/00000000000000a1"), as: "nobody")
-        #expect(own == "None\n")
+        let own = try h.runClient(Self.observe("/org/accessoryagent/accessory/00000000000000a1"), as: "nobody")
+        #expect(own == "ok\n")
         // On disk, as a restart (or a reboot) reads it.
         let reread = GrantStore(directory: h.directory)
         _ = try reread.load()
@@ -56,7 +54,7 @@ import TestSupport
             deliver(notice)
             waker.take(notice)
         }
-        #expect(try h.run(Self.observe("/org/accessoryagent/accessory/00000000000000a1"), as: "nobody") == "None\n")
+        #expect(try h.runClient(Self.observe("/org/accessoryagent/accessory/00000000000000a1"), as: "nobody") == "ok\n")
         h.pump { h.service.openSessions.isEmpty }
         #expect(h.service.openSessions.isEmpty, "the app has exited")
 

@@ -9,64 +9,78 @@ import TestSupport
 /// `WakeSocketCheck` reads what it needs with the calls and types of
 /// systemd's D-Bus API (org.freedesktop.systemd1(5): `LoadUnit`, and
 /// `Unit.LoadState`/`Triggers`, `Socket.Accept`/`Listen`, `Service.User`),
-/// here answered by a stand-in on a private bus. systemd itself answers them
-/// in the system tier; this pins the decoding (a(ss) in a variant, the
+/// here answered by a stand-in in the test's own process, on a private bus.
+/// systemd itself answers them in the system tier; this pins the decoding (a(ss) in a variant, the
 /// chain of calls, a unit that does not exist) and that nothing waits.
 @Suite(.serialized) struct WakeSocketCheckTests {
-    static let standIn = """
-        import dbus, dbus.service, sys, os
-        from dbus.mainloop.glib import DBusGMainLoop
-        from gi.repository import GLib
-        DBusGMainLoop(set_as_default=True)
-        bus = dbus.bus.BusConnection(sys.argv[1])
-        UNITS = {
-            "acme-wake.socket": {
-                "org.freedesktop.systemd1.Unit": {"LoadState": dbus.String("loaded"),
-                                                  "Triggers": dbus.Array(["acme-wake.service"], signature="s")},
-                "org.freedesktop.systemd1.Socket": {"Accept": dbus.Boolean(False),
-                                                    "Listen": dbus.Array([("Stream", "/run/acme/wake.sock")], signature="(ss)")},
-            },
-            "acme-wake.service": {
-                "org.freedesktop.systemd1.Unit": {"LoadState": dbus.String("loaded")},
-                "org.freedesktop.systemd1.Service": {"User": dbus.String("acmelog")},
-            },
+    /// A property value as systemd's API types it.
+    enum Value {
+        case string(String)
+        case strings([String])
+        case boolean(Bool)
+        /// `a(ss)`: a socket's `Listen`.
+        case pairs([(String, String)])
+    }
+
+    /// The units the stand-in knows, by interface and property.
+    static let units: [String: [String: [String: Value]]] = [
+        "acme-wake.socket": [
+            "org.freedesktop.systemd1.Unit": ["LoadState": .string("loaded"), "Triggers": .strings(["acme-wake.service"])],
+            "org.freedesktop.systemd1.Socket": ["Accept": .boolean(false), "Listen": .pairs([("Stream", "/run/acme/wake.sock")])],
+        ],
+        "acme-wake.service": [
+            "org.freedesktop.systemd1.Unit": ["LoadState": .string("loaded")],
+            "org.freedesktop.systemd1.Service": ["User": .string("acmelog")],
+        ],
+    ]
+    static let unitPrefix = "/org/freedesktop/systemd1/unit/"
+
+    /// systemd's escaping of a unit name in its object path.
+    static func path(of unit: String) -> String {
+        unitPrefix + unit.unicodeScalars.map {
+            $0.properties.isAlphabetic && $0.isASCII || ("0"..."9").contains($0) ? String($0) : "_" + String(format: "%02x", $0.value)
+        }.joined()
+    }
+
+    /// systemd's `LoadUnit` and `Properties.Get`, served on the test's own
+    /// loop by a connection of its own under systemd's name: an answer can
+    /// only come if `WakeSocketCheck` leaves the loop free while it waits.
+    static func serveStandIn(_ connection: BusConnection) throws {
+        try connection.requestName("org.freedesktop.systemd1")
+        var loaded = units
+        try connection.serve(path: "/org/freedesktop/systemd1") { call, connection in
+            guard call.interface == "org.freedesktop.systemd1.Manager", call.member == "LoadUnit",
+                  let name = try? call.readString() else { return nil }
+            // systemd loads any name: one without a file is "not-found".
+            if loaded[name] == nil { loaded[name] = ["org.freedesktop.systemd1.Unit": ["LoadState": .string("not-found")]] }
+            return connection.reply(to: call).map { .reply($0.append(objectPath: Self.path(of: name))) }
         }
-        def path_of(name):
-            return "/org/freedesktop/systemd1/unit/" + "".join(c if c.isalnum() else "_%02x" % ord(c) for c in name)
-        class Unit(dbus.service.Object):
-            def __init__(self, name, properties):
-                dbus.service.Object.__init__(self, bus, path_of(name))
-                self.properties = properties
-            @dbus.service.method("org.freedesktop.DBus.Properties", in_signature="ss", out_signature="v")
-            def Get(self, interface, name):
-                return self.properties[interface][name]
-        class Manager(dbus.service.Object):
-            @dbus.service.method("org.freedesktop.systemd1.Manager", in_signature="s", out_signature="o")
-            def LoadUnit(self, name):
-                if name not in UNITS:
-                    # systemd loads any name: one without a file is "not-found".
-                    UNITS[name] = {"org.freedesktop.systemd1.Unit": {"LoadState": dbus.String("not-found")}}
-                    Unit(name, UNITS[name])
-                return dbus.ObjectPath(path_of(name))
-        objects = [Unit(name, properties) for name, properties in UNITS.items()]
-        manager = Manager(bus, "/org/freedesktop/systemd1")
-        name = dbus.service.BusName("org.freedesktop.systemd1", bus)
-        open(sys.argv[2], "w").close()
-        GLib.MainLoop().run()
-        """
+        try connection.serve(path: String(unitPrefix.dropLast()), subtree: true) { call, connection in
+            guard call.interface == "org.freedesktop.DBus.Properties", call.member == "Get",
+                  let interface = try? call.readString(), let property = try? call.readString(),
+                  let unit = loaded.first(where: { Self.path(of: $0.key) == call.path }),
+                  let value = unit.value[interface]?[property], let reply = connection.reply(to: call) else { return nil }
+            switch value {
+            case .string(let text): reply.append(variant: .string(text))
+            case .strings(let list): reply.append(variant: .strings(list))
+            case .boolean(let flag): reply.append(variant: .bool(flag))
+            case .pairs(let pairs):
+                reply.container("v", "a(ss)") { variant in
+                    variant.container("a", "(ss)") { array in
+                        for (first, second) in pairs { array.container("r", "ss") { $0.append(first).append(second) } }
+                    }
+                }
+            }
+            return .reply(reply)
+        }
+    }
 
     func facts(of unit: String) throws -> Result<WakeSocketFacts, WakeSocketRefusal>? {
         let bus = try PrivateBus()
-        let scratch = try ScratchDirectory("wake-check")
-        let script = scratch.path("systemd.py")
-        try Self.standIn.write(toFile: script, atomically: true, encoding: .utf8)
-        let ready = scratch.path("ready")
-        let (process, _, _) = try bus.start(["/usr/bin/python3", script, bus.address, ready])
-        // SIGKILL: the child inherits the test process's blocked signals, SIGTERM among them.
-        defer { kill(process.processIdentifier, SIGKILL); process.waitUntilExit() }
         let loop = try EventLoop(pingsWatchdog: false)
+        let systemd = try BusConnection(address: bus.address, loop: loop)
+        try Self.serveStandIn(systemd)
         let connection = try BusConnection(address: bus.address, loop: loop)
-        for _ in 0..<400 where !FileManager.default.fileExists(atPath: ready) { _ = loop.runOnce(timeout: .milliseconds(25)) }
         var answer: Result<WakeSocketFacts, WakeSocketRefusal>?
         WakeSocketCheck(connection: connection).facts(of: unit) { answer = $0 }
         #expect(answer == nil, "the answer comes from the loop, never from inside the call")

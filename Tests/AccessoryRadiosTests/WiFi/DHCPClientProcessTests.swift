@@ -13,6 +13,7 @@ import TestSupport
 struct DHCPClientProcessTests {
     private func fakeClient(in directory: String) throws -> String {
         let path = "\(directory)/fake-udhcpc"
+        // A script on purpose: it stands in for a system program (udhcpc) that accessoryd starts.
         // Python, not sh: dash clears the signal mask it inherits, which would hide
         // the very fault this guards against; udhcpc (busybox) does not clear it.
         let script = """
@@ -88,6 +89,7 @@ struct DHCPClientProcessTests {
         let scratch = try ScratchDirectory("dhcp")
         let directory = scratch.path
         // A client that releases only once told to go on: a file the test makes from the loop.
+        // A script on purpose, standing in for udhcpc (see fakeClient).
         let program = "\(directory)/slow-release"
         try writeExecutable(program, """
             #!/usr/bin/python3
