@@ -28,6 +28,10 @@ public struct BridgeConfiguration: Hashable, Sendable {
     /// A value that keeps changing (RSSI, advertisement data) is published
     /// at most once per this span per accessory; a change of presence at once.
     public var minimumInterval: Duration = .seconds(30)
+    public static let defaultQueueLimit = 256
+    /// How many withdrawn grants wait for the broker while it is away (their
+    /// retained topics are emptied on reconnection); past it the oldest is dropped.
+    public var queueLimit = defaultQueueLimit
 
     public var effectiveClientID: String { clientID ?? "accessory-mqtt-\(gateway)" }
 
@@ -87,6 +91,9 @@ public struct BridgeConfiguration: Hashable, Sendable {
             case ("Bridge", "MinimumInterval"):
                 guard let span = TimeSpan.parse(value), span >= .seconds(1) else { throw invalid("a time span of 1s or more") }
                 minimumInterval = span
+            case ("Bridge", "QueueLimit"):
+                guard let number = Int(value), (1...65536).contains(number) else { throw invalid("a number, 1 to 65536") }
+                queueLimit = number
             default:
                 throw KeyFileError(source: source, line: entry.line, reason: .unknownKey(section: entry.section, key: entry.key))
             }

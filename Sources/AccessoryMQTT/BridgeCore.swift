@@ -6,8 +6,9 @@ import AccessoryCore
 ///
 /// Only accessories the client library reports (those approved for this
 /// app) and only authorized ones ever reach a topic. While the broker is
-/// away nothing is queued: the state is kept, and on the next connection the
-/// current state is sent afresh, so nothing stale is published as current.
+/// away only withdrawals are queued (`PendingWithdrawals`, bounded): the
+/// state is kept, and on the next connection the current state is sent
+/// afresh, so nothing stale is published as current.
 public struct BridgeCore: Sendable {
     public enum Input: Hashable, Sendable {
         /// The broker accepted the connection.
@@ -32,25 +33,28 @@ public struct BridgeCore: Sendable {
     public private(set) var isConnected = false
     private var throttle: PublishThrottle
     /// Published before and removed since, while the broker was away: cleared on the next connection.
-    private var toClear: Set<AccessoryID> = []
+    public private(set) var withdrawals: PendingWithdrawals
+    /// The withdrawal the last input dropped from a full queue (the adapter logs it).
+    public private(set) var droppedWithdrawal: AccessoryID?
 
-    public init(topics: TopicLayout, minimumInterval: Duration) {
+    public init(topics: TopicLayout, minimumInterval: Duration, withdrawalLimit: Int = BridgeConfiguration.defaultQueueLimit) {
         self.topics = topics
         discovery = HomeAssistantDiscovery(topics: topics)
         throttle = PublishThrottle(minimumInterval: minimumInterval)
+        withdrawals = PendingWithdrawals(limit: withdrawalLimit)
     }
 
     /// When `tick` next has something to send.
     public var nextDeadline: MonotonicInstant? { isConnected ? throttle.nextDeadline : nil }
 
     public mutating func handle(_ input: Input, now: MonotonicInstant) -> [Publication] {
+        droppedWithdrawal = nil
         switch input {
         case .brokerConnected:
             isConnected = true
             throttle.reset()
             var out = [Publication(topic: topics.status, payload: Payloads.online), discovery.gatewayConfig]
-            for id in toClear.sorted() { out += clearing(id) }
-            toClear.removeAll()
+            for id in withdrawals.takeAll() { out += clearing(id) }
             for accessory in published { out += everything(accessory, now: now) }
             return out
         case .brokerDisconnected:
@@ -111,7 +115,7 @@ public struct BridgeCore: Sendable {
         accessories[new.id] = accessory
         if old?.isPublished == true, !accessory.isPublished { return remove(new.id) }
         guard accessory.isPublished, old != accessory || old == nil else { return [] }
-        toClear.remove(accessory.id)
+        withdrawals.cancel(accessory.id)
         return isConnected ? everything(accessory, now: now) : []
     }
 
@@ -131,7 +135,7 @@ public struct BridgeCore: Sendable {
 
     private mutating func remove(_ id: AccessoryID) -> [Publication] {
         guard isConnected else {
-            toClear.insert(id)
+            droppedWithdrawal = withdrawals.add(id)
             return []
         }
         return clearing(id)

@@ -13,6 +13,8 @@ public enum BridgeEvent: String, CaseIterable, Sendable {
     case brokerRefused = "b048245d321841feb37c2aaaa3fcc3d3"
     /// An accessory approved for the bridge was published for the first time (since the bridge started).
     case accessoryPublished = "5e30f4815f954388a0e475be8314c65f"
+    /// While the broker was away, more grants were removed than QueueLimit=: the oldest withdrawal was dropped.
+    case withdrawalDropped = "fc8c2b9331b140859fd817ca8256d0bd"
 
     /// The catalog's name for it (`journalctl -x`'s Subject comes from the catalog).
     public var name: String {
@@ -22,6 +24,7 @@ public enum BridgeEvent: String, CaseIterable, Sendable {
         case .brokerUnreachable: "BROKER_UNREACHABLE"
         case .brokerRefused: "BROKER_REFUSED"
         case .accessoryPublished: "ACCESSORY_PUBLISHED"
+        case .withdrawalDropped: "WITHDRAWAL_DROPPED"
         }
     }
 }

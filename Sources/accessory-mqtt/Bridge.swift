@@ -28,7 +28,7 @@ final class Bridge {
         self.inbox = inbox
         do { loop = try EventLoop() } catch { throw BridgeFailure("cannot make the event loop: \(error)") }
         let topics = TopicLayout(configuration)
-        core = BridgeCore(topics: topics, minimumInterval: configuration.minimumInterval)
+        core = BridgeCore(topics: topics, minimumInterval: configuration.minimumInterval, withdrawalLimit: configuration.queueLimit)
         client = try MosquittoClient(clientID: configuration.effectiveClientID, loop: loop)
         try client.configure(configuration, credentials: credentials, will: Publication(topic: topics.status, payload: Payloads.offline))
         client.onConnect = { [unowned self] rc in connected(rc) }
@@ -135,7 +135,21 @@ final class Bridge {
     }
 
     private func apply(_ input: BridgeCore.Input) {
+        let waiting = core.withdrawals.accessories
         let publications = core.handle(input, now: scheduler.now)
+        if input == .brokerConnected, !waiting.isEmpty {
+            let ids = waiting.map(\.description).joined(separator: " ")
+            log("withdrew \(waiting.count) grant\(waiting.count == 1 ? "" : "s") removed while the broker was away: \(ids)")
+        }
+        for id in core.withdrawals.accessories where !waiting.contains(id) {
+            log("the grant of accessory \(id) was removed while the broker is away: its withdrawal waits for the broker "
+                + "(\(core.withdrawals.accessories.count) of at most \(core.withdrawals.limit))")
+        }
+        if let dropped = core.droppedWithdrawal {
+            log("the broker is away and \(core.withdrawals.limit) withdrawals wait (QueueLimit=): dropped the oldest, accessory \(dropped), "
+                + "whose retained topics stay on the broker; \(core.withdrawals.dropped) dropped since the start",
+                .withdrawalDropped, ["ACCESSORY_ID": "\(dropped)", "DROPPED": "\(core.withdrawals.dropped)"], priority: 4)
+        }
         for publication in publications { client.publish(publication) }
         noteFirstPublications(publications)
         if let tickTimer { scheduler.cancel(tickTimer) }

@@ -37,6 +37,7 @@ import Testing
             TopicPrefix=home/ble
             DiscoveryPrefix=ha
             MinimumInterval=10s
+            QueueLimit=16
             """)
         #expect(configuration.host == "mqtt.home.arpa")
         #expect(configuration.effectivePort == 8883)
@@ -49,6 +50,7 @@ import Testing
         #expect(configuration.gateway == "hall")
         #expect(TopicLayout(configuration).status == "home/ble/hall/status")
         #expect(configuration.minimumInterval == .seconds(10))
+        #expect(configuration.queueLimit == 16)
     }
 
     @Test(arguments: [
@@ -58,6 +60,7 @@ import Testing
         ("[Bridge]\nTopicPrefix=home/#", "/etc/accessory-mqtt/accessory-mqtt.conf:2: invalid value 'home/#' for key 'TopicPrefix' in [Bridge]: expected topic levels without + # or empty levels"),
         ("[Bridge]\nTopicPrefix=home//ble", "/etc/accessory-mqtt/accessory-mqtt.conf:2: invalid value 'home//ble' for key 'TopicPrefix' in [Bridge]: expected topic levels without + # or empty levels"),
         ("[Bridge]\nMinimumInterval=100ms", "/etc/accessory-mqtt/accessory-mqtt.conf:2: invalid value '100ms' for key 'MinimumInterval' in [Bridge]: expected a time span of 1s or more"),
+        ("[Bridge]\nQueueLimit=0", "/etc/accessory-mqtt/accessory-mqtt.conf:2: invalid value '0' for key 'QueueLimit' in [Bridge]: expected a number, 1 to 65536"),
         ("[Broker]\nCAFile=ca.pem", "/etc/accessory-mqtt/accessory-mqtt.conf:2: invalid value 'ca.pem' for key 'CAFile' in [Broker]: expected an absolute path"),
         ("[Broker]\nPassword=secret", "/etc/accessory-mqtt/accessory-mqtt.conf:2: unknown key 'Password' in [Broker]"),
         ("[Broker]\nPort=1883\nPort=1884", "/etc/accessory-mqtt/accessory-mqtt.conf:3: key 'Port' given twice in [Broker]"),

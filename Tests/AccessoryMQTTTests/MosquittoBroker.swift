@@ -10,11 +10,14 @@ final class MosquittoBroker {
     let scratch: ScratchDirectory
     /// Lines added to the listener's configuration (TLS files, a password file).
     let settings: String
+    /// Retained messages kept on disk across a clean stop (`stop()`), as a packaged mosquitto keeps them.
+    let persistent: Bool
     private var process: Process?
 
-    init(settings: String = "allow_anonymous true", port: Int? = nil) throws {
+    init(settings: String = "allow_anonymous true", port: Int? = nil, persistent: Bool = false) throws {
         scratch = try ScratchDirectory("mosquitto")
         self.settings = settings
+        self.persistent = persistent
         self.port = try port ?? Self.freePort()
         try start()
     }
@@ -24,7 +27,8 @@ final class MosquittoBroker {
     func start() throws {
         let config = scratch.path("mosquitto.conf")
         try """
-            persistence false
+            persistence \(persistent)
+            persistence_location \(scratch.path)/
             user \(ProcessInfo.processInfo.userName)
             log_dest file \(scratch.path("mosquitto.log"))
             log_type all
@@ -33,8 +37,11 @@ final class MosquittoBroker {
 
             """.write(toFile: config, atomically: true, encoding: .utf8)
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/sbin/mosquitto")
-        process.arguments = ["-c", config]
+        // Through perl (perl-base), which unblocks every signal and execs it: the test
+        // process's threads block SIGTERM, and mosquitto would inherit that and never see `stop()`.
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/perl")
+        process.arguments = ["-MPOSIX", "-e", "sigprocmask(SIG_SETMASK, POSIX::SigSet->new) or die; exec @ARGV or die",
+                             "/usr/sbin/mosquitto", "-c", config]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
@@ -52,6 +59,13 @@ final class MosquittoBroker {
     func kill() {
         guard let process, process.isRunning else { return }
         Glibc.kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+    }
+
+    /// SIGTERM, as `systemctl stop mosquitto` does: a persistent broker saves its retained messages first.
+    func stop() {
+        guard let process, process.isRunning else { return }
+        Glibc.kill(process.processIdentifier, SIGTERM)
         process.waitUntilExit()
     }
 
@@ -131,4 +145,58 @@ final class MosquittoBroker {
 struct BrokerError: Error, CustomStringConvertible {
     var description: String
     init(_ description: String) { self.description = description }
+}
+
+/// `mosquitto_sub -R` left running: what the broker sends live, after the
+/// subscription (-R leaves out the retained messages it sends first), one
+/// `topic payload` line each.
+final class LiveSubscriber {
+    let broker: MosquittoBroker
+    let filter: String
+    private let process = Process()
+    private let output: String
+
+    init(_ broker: MosquittoBroker, filter: String) throws {
+        self.broker = broker
+        self.filter = filter
+        output = broker.scratch.path("live-\(UUID().uuidString).txt")
+        _ = FileManager.default.createFile(atPath: output, contents: nil)
+        let file = try FileHandle(forWritingTo: URL(fileURLWithPath: output))
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/mosquitto_sub")
+        process.arguments = ["-h", "127.0.0.1", "-p", String(broker.port), "-t", filter, "-v", "-R"]
+        process.standardOutput = file
+        process.standardError = file
+        try process.run()
+        try waitUntilSubscribed()
+    }
+
+    deinit {
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+    }
+
+    var lines: [String] {
+        ((try? String(contentsOfFile: output, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+    }
+
+    /// The subscription is in place once a marker published under the filter comes back (bounded: a minute).
+    private func waitUntilSubscribed() throws {
+        let marker = filter.replacingOccurrences(of: "#", with: "") + "test-marker"
+        for _ in 0..<120 {
+            _ = try MosquittoBroker.run("/usr/bin/mosquitto_pub", ["-h", "127.0.0.1", "-p", String(broker.port), "-t", marker, "-m", "x"])
+            if waitFor({ $0.hasPrefix(marker + " ") }, tries: 5) { return }
+        }
+        throw BrokerError("mosquitto_sub never received \(marker)")
+    }
+
+    /// Waits (bounded: `tries` of 100 ms) until a line received matches.
+    func waitFor(_ matches: (String) -> Bool, tries: Int = 600) -> Bool {
+        for _ in 0..<tries {
+            if lines.contains(where: matches) { return true }
+            usleep(100_000)
+        }
+        return false
+    }
 }
