@@ -71,6 +71,18 @@ import TestSupport
         }
     }
 
+    /// How many grants the driver has written down so far.
+    func acknowledgedCount() -> Int {
+        ((try? String(contentsOfFile: acknowledged, encoding: .utf8))?.split(separator: "\n").count) ?? 0
+    }
+
+    /// Whether the driver already stopped (it gave up early); keeps its signal for the later wait.
+    func driverStopped(_ driver: DispatchSemaphore) -> Bool {
+        guard driver.wait(timeout: .now()) == .success else { return false }
+        driver.signal()
+        return true
+    }
+
     @Test func everyAcknowledgedGrantSurvivesSIGKILL() throws {
         let bus = try PrivateBus()
         var random = SplitMix64(seed: 6)
@@ -79,8 +91,11 @@ import TestSupport
             let (daemon, _) = try startDaemon(bus)
             let driver = DispatchSemaphore(value: 0)
             try Self.drive(bus.address, from: next, acknowledged: acknowledged, done: driver)
-            // Let it write a while, then pull the plug, mid-write or not.
-            usleep(UInt32(50_000 + random.next() % 400_000))
+            // Let it get a few grants through (how many is seeded, not timed: a loaded
+            // machine must not decide whether anything was written), then pull the
+            // plug, mid-write or not.
+            let target = acknowledgedCount() + 1 + Int(random.next() % 6)
+            while acknowledgedCount() < target && !driverStopped(driver) { usleep(2_000) }
             kill(daemon.processIdentifier, SIGKILL)
             daemon.waitUntilExit()
             driver.wait()
@@ -105,7 +120,7 @@ import TestSupport
             #expect(!FileManager.default.fileExists(atPath: state + "/grants.corrupt"))
         }
         let acked = (try? String(contentsOfFile: acknowledged, encoding: .utf8))?.split(separator: "\n") ?? []
-        #expect(acked.count > 8, "the driver should have got some grants through")
+        #expect(acked.count >= 8, "the driver should have got at least one grant through in every round")
 
         // A restarted daemon serves them all.
         let (daemon, _) = try startDaemon(bus)
