@@ -60,21 +60,13 @@ extension AccessoryService {
         }
         switch call.member {
         case Admin1.listRequests.name:
-            let requests = center.requests.values.sorted { $0.number < $1.number }.map { request in
-                WireRequestRow(number: request.number, app: "\(request.app)",
-                               kind: request.isMigration ? WireRequestRow.migrationKind : WireRequestRow.pickerKind,
-                               items: request.itemNames, candidateCount: UInt32(request.visibleCandidates.count))
-            }
+            let now = scheduler.now
+            let requests = center.requests.values.sorted { $0.number < $1.number }.map { $0.wireRow(at: now) }
             return reply(call) { $0.append(records: requests) }
         case Admin1.listCandidates.name:
             let number = try u()
             guard let request = center.requests[number] else { throw BusArguments.invalid("no pending request \(number)") }
-            let names = request.itemNames
-            let candidates = request.visibleCandidates.map { candidate in
-                WireCandidateRow(number: candidate.number, item: names.indices.contains(candidate.item) ? names[candidate.item] : "",
-                                 name: candidate.name, kind: candidate.identity.kind, identity: "\(candidate.identity)",
-                                 rssi: BusRSSI.encode(candidate.rssi))
-            }
+            let candidates = request.visibleCandidates.map { request.wireRow(of: $0) }
             return reply(call) { $0.append(records: candidates) }
         case Admin1.approve.name:
             let number = try u()
@@ -160,13 +152,14 @@ extension AccessoryService {
         }
         switch event {
         case .requestAdded(let request):
-            send(PickerAgent1.requestAdded) { $0.append(request.number).append("\(request.app)").append(strings: request.itemNames) }
+            send(PickerAgent1.requestAdded) {
+                $0.append(request.number).append("\(request.app)").append(strings: request.itemNames).append(strings: request.itemImages)
+            }
         case .candidateAdded(let request, let candidate):
-            let names = request.itemNames
             send(PickerAgent1.candidateAdded) {
-                $0.append(request.number).append(candidate.number)
-                    .append(names.indices.contains(candidate.item) ? names[candidate.item] : "")
+                $0.append(request.number).append(candidate.number).append(request.itemName(of: candidate))
                     .append(candidate.name).append("\(candidate.identity)").append(BusRSSI.encode(candidate.rssi))
+                    .append(request.image(of: candidate))
             }
         case .requestEnded(let number, let outcome):
             send(PickerAgent1.requestEnded) { $0.append(number).append(outcome) }

@@ -78,7 +78,7 @@ extension AccessoryService {
         case Session1.migrate.name:
             try center.migrate(session: session.number, manifest: manifest, items: try BusArguments.migrationItems(call, limits: limits))
         case Session1.updatePicker.name:
-            try center.updatePicker(session: session.number, shown: try BusArguments.shownCandidates(call, limits: limits))
+            try center.updatePicker(session: session.number, manifest: manifest, shown: try BusArguments.shownCandidates(call, limits: limits))
         case Session1.finishPickerDiscovery.name:
             try center.finishDiscovery(session: session.number)
         case Session1.finishAuthorization.name:

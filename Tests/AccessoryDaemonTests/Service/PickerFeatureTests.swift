@@ -162,11 +162,11 @@ import TestSupport
         let agent = try h.start("""
             import dbus.service
             class Agent(dbus.service.Object):
-                @dbus.service.method("org.accessoryagent.PickerAgent1", in_signature="usas")
-                def RequestAdded(self, request, app, items):
+                @dbus.service.method("org.accessoryagent.PickerAgent1", in_signature="usasas")
+                def RequestAdded(self, request, app, items, images):
                     print("request", request, app, text(items), flush=True)
-                @dbus.service.method("org.accessoryagent.PickerAgent1", in_signature="uusssi")
-                def CandidateAdded(self, request, candidate, item, name, identity, rssi):
+                @dbus.service.method("org.accessoryagent.PickerAgent1", in_signature="uusssis")
+                def CandidateAdded(self, request, candidate, item, name, identity, rssi, image):
                     print("candidate", request, candidate, item, name, identity, rssi, flush=True)
                     print("approve", text(call(manager, "org.accessoryagent.Admin1", "Approve", request, candidate, "")), flush=True)
                 @dbus.service.method("org.accessoryagent.PickerAgent1", in_signature="us")

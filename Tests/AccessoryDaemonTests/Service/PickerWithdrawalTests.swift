@@ -44,7 +44,7 @@ import TestSupport
         #expect(output.hasSuffix(Self.withdrawn))
         let listed = try h.busctl(["call", "org.accessoryagent", "/org/accessoryagent", "org.accessoryagent.Admin1",
                                    "ListRequests"])
-        #expect(listed == "a(ussasu) 0\n")
+        #expect(listed == "a(ussasuasi) 0\n")
         // The administrator's approval comes too late: the request is unknown, nothing is granted.
         let approved = try h.accessoryctl(["approve", "\(number)", "1"])
         #expect(approved.status == 1)
@@ -78,8 +78,8 @@ import TestSupport
         let agent = try h.start("""
             import dbus.service
             class Agent(dbus.service.Object):
-                @dbus.service.method("org.accessoryagent.PickerAgent1", in_signature="usas")
-                def RequestAdded(self, request, app, items):
+                @dbus.service.method("org.accessoryagent.PickerAgent1", in_signature="usasas")
+                def RequestAdded(self, request, app, items, images):
                     print("request", request, app, text(items), flush=True)
                 @dbus.service.method("org.accessoryagent.PickerAgent1", in_signature="us")
                 def RequestEnded(self, request, outcome):

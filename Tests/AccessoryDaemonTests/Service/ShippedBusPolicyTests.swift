@@ -68,8 +68,8 @@ extension ShippedBusPolicyTests {
             bus = dbus.bus.BusConnection(sys.argv[1])
             loop = GLib.MainLoop()
             class Agent(dbus.service.Object):
-                @dbus.service.method("org.accessoryagent.PickerAgent1", in_signature="usas", out_signature="")
-                def RequestAdded(self, request, app, items):
+                @dbus.service.method("org.accessoryagent.PickerAgent1", in_signature="usasas", out_signature="")
+                def RequestAdded(self, request, app, items, images):
                     print("RequestAdded", request, app, *items, flush=True)
                     loop.quit()
             agent = Agent(bus, "/org/example/picker")
@@ -86,7 +86,7 @@ extension ShippedBusPolicyTests {
         }
         try connection.send(destination: String(decoding: name, as: UTF8.self), path: "/org/example/picker",
                             interface: BusNames.pickerAgent, member: "RequestAdded") {
-            _ = $0.append(UInt32(3)).append("sensor-logger").append(strings: ["Battery sensor"])
+            _ = $0.append(UInt32(3)).append("sensor-logger").append(strings: ["Battery sensor"]).append(strings: [""])
         }
         for _ in 0..<400 where process.isRunning { _ = loop.runOnce(timeout: .milliseconds(50)) }
         if process.isRunning { process.terminate() }
