@@ -10,7 +10,8 @@ import TestSupport
 /// two-phase setup, renames, removals by the administrator, approval
 /// windows, picker agents, migration, and advertisement updates.
 @Suite(.serialized) struct PickerFeatureTests {
-    static let app = AppManifest(app: "acme", user: "nobody", supports: [.bluetooth, .wifi],
+    static let image = "/usr/share/accessoryd/images/acme/sensor.png"
+    static let app = AppManifest(app: "acme", user: "nobody", productImages: [image], supports: [.bluetooth, .wifi],
                                  bluetoothServiceUUIDs: [BluetoothUUID(uuid16: 0x180F)], bluetoothNames: ["Acme"],
                                  ssidPrefixes: [Array("ACME-".utf8)])
     static let other = AppManifest(app: "other", user: "daemon", supports: .bluetooth,
@@ -23,7 +24,7 @@ import TestSupport
         let app = try h.start(Self.session + """
             show({"ServiceUUID": "180F", "NameSubstring": "Acme"}, {"FilterDiscoveryResults": "true"}, ["rename"])
             run(["AccessoryDiscovered"])
-            print(call(s, "org.accessoryagent.Session1", "UpdatePicker", dbus.Array([(dbus.UInt32(1), "Kitchen sensor", "/usr/share/acme/sensor.png")], signature="(uss)")), flush=True)
+            print(call(s, "org.accessoryagent.Session1", "UpdatePicker", dbus.Array([(dbus.UInt32(1), "Kitchen sensor", "\(Self.image)")], signature="(uss)")), flush=True)
             run(["PickerDidDismiss"])
             """, as: "nobody")
         h.pump { !h.service.center.requests.isEmpty }
@@ -33,7 +34,7 @@ import TestSupport
         h.pump { h.service.center.requests[number]?.visibleCandidates.isEmpty == false }
         let candidates = try h.busctl(["call", "org.accessoryagent", "/org/accessoryagent", "org.accessoryagent.Admin1",
                                        "ListCandidates", "u", "\(number)"])
-        #expect(candidates == "a(ussssi) 1 1 \"Acme sensor\" \"Kitchen sensor\" \"bluetooth\" \"C0:FF:EE:00:00:10/public\" -50\n")
+        #expect(candidates == "a(ussssis) 1 1 \"Acme sensor\" \"Kitchen sensor\" \"bluetooth\" \"C0:FF:EE:00:00:10/public\" -50 \"\(Self.image)\"\n")
         let approved = try h.accessoryctl(["approve", "\(number)", "1", "--name", "Pantry"])
         #expect(approved.status == 0, "\(approved.err)")
         let grant = try #require(h.store.grants.values.first)
