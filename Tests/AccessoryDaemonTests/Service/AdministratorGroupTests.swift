@@ -71,7 +71,7 @@ import TestSupport
         #expect(member == """
             None
             None
-            [(\(number),sensor-logger,picker,[Battery sensor],1)]
+            [(\(number),sensor-logger,picker,[Battery sensor],1,[],120)]
             \(BusNames.path(of: grant.accessory))
 
             """)
