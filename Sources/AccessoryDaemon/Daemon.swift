@@ -424,6 +424,12 @@ public final class Daemon {
             if let line = error.line { metadata["manifest.line"] = "\(line)" }
             logger.log(.manifestInvalid, level: .error, "App manifest refused: \(error)", metadata: metadata)
         }
+        for refusal in catalog.imageRefusals {
+            logger.log(.manifestInvalid, level: .error, "Product image refused: \(refusal)", metadata: [
+                "manifest.file": "\(refusal.manifest)", "manifest.key": "\(refusal.key)",
+                "image.file": "\(refusal.image)", "image.error": "\(refusal.error.name)",
+            ])
+        }
         for error in unreadable {
             logger.log(.manifestInvalid, level: .error, "App manifest unreadable: \(error)")
         }

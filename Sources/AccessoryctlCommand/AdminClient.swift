@@ -25,7 +25,8 @@ struct AdminClient {
         let reply = try call(method)
         return try decode(method) { () throws(BusError) in
             try PlainArguments(reply).records(of: WireRequestRow.self, "requests").map {
-                PendingRequest(number: $0.number, app: $0.app, kind: $0.kind, items: $0.items, candidateCount: $0.candidateCount)
+                PendingRequest(number: $0.number, app: $0.app, kind: $0.kind, items: $0.items, candidateCount: $0.candidateCount,
+                               images: $0.images, secondsLeft: $0.secondsLeft < 0 ? nil : $0.secondsLeft)
             }
         }
     }

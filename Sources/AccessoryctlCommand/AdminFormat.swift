@@ -20,6 +20,12 @@ enum AdminFormat {
         } else {
             lines = ["request \(request.number): \(DisplayText.escaped(request.app)) asks for \(items)"]
         }
+        for (item, image) in zip(request.items, request.images) where !image.isEmpty {
+            lines.append("  product image of \(DisplayText.quoted(item)): \(DisplayText.escaped(image))")
+        }
+        if let seconds = request.secondsLeft {
+            lines.append("  discovery ends in \(seconds) s")
+        }
         if entry.candidates.isEmpty {
             if !request.isMigration { lines.append("  no candidates yet") }
         } else {

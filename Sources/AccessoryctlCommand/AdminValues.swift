@@ -12,6 +12,10 @@ struct PendingRequest: Equatable {
     /// The names of the display items the app asks for.
     var items: [String]
     var candidateCount: UInt32
+    /// Each item's product image path, parallel to `items` ("" for none).
+    var images: [String] = []
+    /// Seconds until discovery gives up; nil when it does not.
+    var secondsLeft: Int32? = nil
 
     var isMigration: Bool { kind == WireRequestRow.migrationKind }
 }

@@ -34,7 +34,7 @@ struct CheckManifests: ControlCommand {
             for line in Self.describe(catalog.manifests[app]!) { print(line) }
         }
         for app in catalog.masked.sorted() { print("\(app): masked by an empty file in \(adminDirectory)") }
-        let problems = catalog.errors.map(\.description) + unreadable.map(\.description)
+        let problems = catalog.errors.map(\.description) + catalog.imageRefusals.map(\.description) + unreadable.map(\.description)
         for problem in problems { print("refused: \(problem)") }
         if catalog.manifests.isEmpty && catalog.masked.isEmpty && problems.isEmpty { print("no app manifests in \(vendorDirectory) or \(adminDirectory)") }
         return problems.isEmpty ? 0 : 1
@@ -55,6 +55,7 @@ struct CheckManifests: ControlCommand {
         list("company identifiers", manifest.bluetoothCompanyIdentifiers.sorted().map { "0x" + hexByte(UInt8($0 >> 8), uppercase: true) + hexByte(UInt8($0 & 0xFF), uppercase: true) })
         list("names", manifest.bluetoothNames.sorted().map { "\"\($0)\"" })
         list("SSIDs", manifest.ssids.map { "\"\($0.displayName)\"" }.sorted())
+        list("product images", manifest.productImages)
         list("SSID prefixes", manifest.ssidPrefixes.map { "\"\(SSID(bytes: $0)?.displayName ?? hexString($0))\"" }.sorted())
         return lines
     }

@@ -96,7 +96,7 @@ import TestSupport
         let (listing, out, _) = try bus.busctl(["call", "org.accessoryagent", "/org/accessoryagent",
                                                "org.accessoryagent.Admin1", "ListRequests"])
         listing.waitUntilExit()
-        #expect(String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self) == "a(ussasu) 0\n")
+        #expect(String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self) == "a(ussasuasi) 0\n")
 
         kill(pid, SIGTERM)
         daemon.waitUntilExit()

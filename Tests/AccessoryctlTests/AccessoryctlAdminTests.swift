@@ -41,6 +41,20 @@ import Testing
         #expect(admin.calls == ["ListRequests", "ListCandidates 3", "ListCandidates 4"])
     }
 
+    @Test func requestsSaysWhichItemsHaveAProductImageAndTheTimeLeft() throws {
+        admin.requests = [.init(number: 6, app: "acme-logger", kind: "picker", items: ["Acme sensor", "Acme camera"],
+                                images: ["/usr/share/accessoryd/images/acme-logger/sensor.png", ""], secondsLeft: 42)]
+        admin.candidates = [6: []]
+        let result = try admin.run(["requests"])
+        #expect(result.out == """
+            request 6: acme-logger asks for "Acme sensor", "Acme camera"
+              product image of "Acme sensor": /usr/share/accessoryd/images/acme-logger/sensor.png
+              discovery ends in 42 s
+              no candidates yet
+
+            """)
+    }
+
     @Test func requestsSaysWhenNothingIsPending() throws {
         admin.requests = []
         #expect(try admin.run(["requests"]) == (0, "no pending requests\n", ""))

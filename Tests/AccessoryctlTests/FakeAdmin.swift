@@ -6,8 +6,11 @@ import TestSupport
 /// test process on a private bus, so accessoryctl's process can be tested
 /// against canned answers and canned errors. It records every call it gets.
 final class FakeAdmin {
-    struct Request { var number: UInt32; var app: String; var kind: String; var items: [String] }
-    struct Candidate { var number: UInt32; var item, name, kind, identity: String; var rssi: Int32 }
+    struct Request {
+        var number: UInt32; var app: String; var kind: String; var items: [String]
+        var images: [String] = []; var secondsLeft: Int32 = -1
+    }
+    struct Candidate { var number: UInt32; var item, name, kind, identity: String; var rssi: Int32; var image = "" }
     struct Accessory { var id, app, name, state, identity: String }
 
     let bus: PrivateBus
@@ -88,11 +91,13 @@ final class FakeAdmin {
         case "ListRequests":
             let listed = emptyListingsFirst > 0 ? [] : requests
             emptyListingsFirst -= 1
-            reply.container("a", "(ussasu)") { array in
+            reply.container("a", "(ussasuasi)") { array in
                 for request in listed {
-                    array.container("r", "ussasu") {
+                    array.container("r", "ussasuasi") {
                         $0.append(request.number).append(request.app).append(request.kind).append(strings: request.items)
                             .append(UInt32(self.candidates[request.number]?.count ?? 0))
+                            .append(strings: request.images.isEmpty ? request.items.map { _ in "" } : request.images)
+                            .append(request.secondsLeft)
                     }
                 }
             }
@@ -100,11 +105,11 @@ final class FakeAdmin {
             guard let found = candidates[UInt32(arguments[0]) ?? 0] else {
                 throw BusError(name: "org.accessoryagent.Error.invalidRequest", message: "no pending request \(arguments[0])")
             }
-            reply.container("a", "(ussssi)") { array in
+            reply.container("a", "(ussssis)") { array in
                 for candidate in found {
-                    array.container("r", "ussssi") {
+                    array.container("r", "ussssis") {
                         $0.append(candidate.number).append(candidate.item).append(candidate.name).append(candidate.kind)
-                            .append(candidate.identity).append(candidate.rssi)
+                            .append(candidate.identity).append(candidate.rssi).append(candidate.image)
                     }
                 }
             }

@@ -7,15 +7,17 @@ Run by the runner (Tests/System/system) when the guest says "BROWSER go":
     browser.py --url http://127.0.0.1:PORT --out DIR --app-done FILE
 
 1. Logs in through Cockpit's login page as the administrator (PAM, a password), opens
-   the page in Cockpit's shell, waits for the app's request with the sensor as a candidate,
-   and approves it with a click.
+   the page in Cockpit's shell, waits for the app's request with the sensor as a candidate
+   and its product image (the manifest's PNG, decoded by the browser at its full size in the
+   180×120 box), shows it in the dark theme too, and approves it with the keyboard only
+   (Tab to the Approve button, Enter).
 2. Waits for the accessory under the app, and for FILE (the runner creates it when the guest
    says the app has read the sensor), then renames it and removes it, confirming.
 3. Logs in again as a user who is no administrator: the page says "not allowed"; and as a
    user in no administrator group whom a polkit rule allows: the page works for them.
 
-A screenshot of each step goes to DIR (request, phone width, approved, renamed, confirm,
-removed, not allowed). The last line is `PASS what happened` or `FAIL why`; exit status 1
+A screenshot of each step goes to DIR (request, request in the dark theme, phone width,
+approved, renamed, confirm, removed, not allowed). The last line is `PASS what happened` or `FAIL why`; exit status 1
 on failure.
 """
 
@@ -27,6 +29,7 @@ import traceback
 
 from selenium import webdriver
 from selenium.common.exceptions import TimeoutException
+from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support import expected_conditions as EC
@@ -38,6 +41,8 @@ HELPER = ("helper", "helper-pw-7")          # polkit allows it (a rule in the im
 APP = "sensor-logger"
 SENSOR = "Lab Sensor"
 NEW_NAME = "Porch sensor"
+IMAGE = "/usr/share/accessoryd/images/sensor-logger/lab-sensor.png"   # the guest manifest's ProductImage=
+IMAGE_SIZE = (540, 360)
 FRAME = "cockpit1:localhost/accessoryd"
 WIDE = (1280, 900)
 PHONE = (390, 844)
@@ -117,6 +122,42 @@ def approve_button(browser):
                         f"{APP}'s request with {SENSOR!r} as a candidate")
 
 
+def product_image(browser):
+    """The request's product image once the browser has decoded it: its natural and shown size."""
+    xpath = f'//li[contains(@class,"request")][.//h3[contains(., "{APP}")]]//div[@class="image-box"]/img[@data-path="{IMAGE}"]'
+
+    def decoded(driver):
+        for image in driver.find_elements(By.XPATH, xpath):
+            size = driver.execute_script(
+                "const i = arguments[0]; return i.complete && i.naturalWidth > 0 ? "
+                "[i.naturalWidth, i.naturalHeight, i.clientWidth, i.clientHeight, i.parentElement.clientWidth, "
+                "i.parentElement.clientHeight] : null", image)
+            if size:
+                return size
+        return False
+    return browser.wait(decoded, 120, f"{APP}'s product image {IMAGE} decoded in its request")
+
+
+def dark_theme(browser, on):
+    """The page's dark theme, as a system set to dark asks for it (prefers-color-scheme)."""
+    browser.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {
+        "features": [{"name": "prefers-color-scheme", "value": "dark" if on else "light"}]})
+
+
+def approve_with_keyboard(browser):
+    """Tab from the page's start to the request's Approve button and press Enter: the
+    keyboard alone. Returns how many Tabs it took, or None when the button never had focus."""
+    browser.driver.execute_script("window.focus(); if (document.activeElement) document.activeElement.blur();")
+    for tabs in range(1, 41):
+        ActionChains(browser.driver).send_keys(Keys.TAB).perform()
+        focused = browser.driver.switch_to.active_element
+        label = focused.get_attribute("aria-label") or ""
+        if "approve" in (focused.get_attribute("class") or "") and SENSOR in label and APP in label:
+            ActionChains(browser.driver).send_keys(Keys.ENTER).perform()
+            return tabs
+    return None
+
+
 APP_CARDS = f'//section[contains(@class,"app")][.//h3[text()="{APP}"]]//li[contains(@class,"accessory")]'
 
 
@@ -150,16 +191,31 @@ def run(args):
         step(f"logged in to Cockpit as {ADMIN[0]} (login page, PAM)")
         button = approve_button(browser)
         label = button.get_attribute("aria-label")
+        natural_w, natural_h, shown_w, shown_h, box_w, box_h = product_image(browser)
+        assert (natural_w, natural_h) == IMAGE_SIZE, f"the product image decoded as {natural_w}×{natural_h}"
+        assert (box_w, box_h) == (180, 120), f"the image's box is {box_w}×{box_h}, not 180×120"
         browser.shot("01-request")
+        dark_theme(browser, True)
+        background = browser.driver.execute_script("return getComputedStyle(document.body).backgroundColor")
+        product_image(browser)
+        browser.shot("01-request-dark")
+        dark_theme(browser, False)
         browser.resize(PHONE)
         browser.shot("02-request-phone")
         browser.resize(WIDE)
-        step(f"the request appeared with its candidate ({label!r})")
+        step(f"the request appeared with its candidate ({label!r}) and its product image {IMAGE} "
+             f"({natural_w}×{natural_h} shown {shown_w}×{shown_h} in a {box_w}×{box_h} box; dark theme: body {background})")
         before = accessory_ids(browser)
-        approve_button(browser).click()
+        approve_button(browser)
+        tabs = approve_with_keyboard(browser)
+        keyboard_problem = None
+        if tabs is None:
+            keyboard_problem = "Tab never reached the request's Approve button (40 presses); approved with a click instead"
+            approve_button(browser).click()
         accessory, name = new_accessory(browser, before)
         browser.shot("03-approved")
-        step(f"approved with one click: accessory {accessory} ({name!r}) listed under {APP}")
+        step(f"approved {'with the keyboard (' + str(tabs) + ' Tab, Enter)' if tabs else 'with a click'}: "
+             f"accessory {accessory} ({name!r}) listed under {APP}")
 
         deadline = time.monotonic() + 480
         while not os.path.exists(args.app_done):
@@ -227,6 +283,7 @@ def run(args):
                      f"the requests list for {HELPER[0]}, whom polkit allows")
         browser.shot("09-polkit-user")
         step(f"{HELPER[0]}, in no administrator group, uses the page: polkit allows org.accessoryagent.administer")
+        assert not keyboard_problem, keyboard_problem
         return True
     finally:
         try:

@@ -29,6 +29,9 @@ let editing = null;           // the accessory id whose rename form is open
 let lastRequests = "";
 let lastAccessories = "";
 let knownApps = new Set();
+// Product images by path: a promise of a data: URL (Cockpit's default CSP allows data:
+// images and no blob: ones), read once per page load.
+const images = new Map();
 
 function call(method, signature, args) {
     return bus.call(ROOT, ADMIN, method, args, { type: signature });
@@ -104,7 +107,7 @@ function refused(error) {
 async function readRequests() {
     const [rows] = await call("ListRequests", "", []);
     const requests = [];
-    for (const [number, app, kind, items, count] of rows) {
+    for (const [number, app, kind, items, count, itemImages, secondsLeft] of rows) {
         let candidates = [];
         if (count > 0) {
             try {
@@ -114,9 +117,49 @@ async function readRequests() {
                 if (error.name === ACCESS_DENIED) throw error;
             }
         }
-        requests.push({ number, app, kind, items, candidates });
+        requests.push({ number, app, kind, items, images: itemImages || [], secondsLeft, candidates });
     }
     return requests;
+}
+
+// The product image's bytes through cockpit.file, as the logged-in user: accessoryd checked
+// the file when it loaded the app's manifest (a PNG in /usr/share/accessoryd/images or
+// /etc/accessoryd/images, world-readable) and passes only its path on the bus.
+function productImage(path) {
+    if (!images.has(path)) {
+        images.set(path, cockpit.file(path, { binary: true, max_read_size: 1 << 20 }).read().then(bytes => {
+            if (!bytes || bytes.length === 0) throw new Error("empty");
+            let text = "";
+            for (let index = 0; index < bytes.length; index += 0x8000)
+                text += String.fromCharCode.apply(null, bytes.subarray(index, index + 0x8000));
+            return `data:image/png;base64,${window.btoa(text)}`;
+        }));
+    }
+    return images.get(path);
+}
+
+// A 180×120 box (AccessorySetupKit's size) on a neutral ground, with the item's name under it.
+function productFigure(name, path, app) {
+    const box = element("div", { class: "image-box" });
+    const figure = element("figure", { class: "product" }, box, element("figcaption", { text: name }));
+    if (!path) {
+        box.append(element("span", { class: "no-image", text: "No picture" }));
+        return figure;
+    }
+    const image = element("img", { alt: `${name}, as ${app} shows it`, "data-path": path, width: 180, height: 120 });
+    box.append(image);
+    productImage(path).then(url => { image.src = url; },
+                            error => {
+                                image.replaceWith(element("span", { class: "no-image", text: "Picture not readable" }));
+                                console.warn(`product image ${path}: ${error.message || error}`);
+                            });
+    return figure;
+}
+
+function timeLeft(seconds) {
+    if (seconds < 0) return "";
+    if (seconds < 60) return `Looking for another ${seconds} s`;
+    return `Looking for another ${Math.ceil(seconds / 60)} min`;
 }
 
 function renderRequests(requests) {
@@ -130,7 +173,12 @@ function renderRequests(requests) {
         card.append(element("h3", { id: titleId, text: `${request.app} asks for ${request.items.join(", ")}` }));
         card.append(element("p", { class: "meta",
             text: request.kind === "migration" ? `Request ${request.number}: accessories the gateway already knows`
-                                               : `Request ${request.number}` }));
+                                               : `Request ${request.number}` },
+            element("span", { class: "time-left", "data-time-left": request.number, role: "timer",
+                              text: timeLeft(request.secondsLeft) })));
+        if (request.kind !== "migration")
+            card.append(element("div", { class: "products" },
+                ...request.items.map((item, index) => productFigure(item, request.images[index], request.app))));
         if (request.candidates.length === 0) {
             card.append(element("p", { class: "empty", text: "Looking for devices… none heard yet." }));
         } else {
@@ -354,10 +402,15 @@ async function refresh() {
         const requests = await readRequests();
         const [accessories] = await call("ListAccessories", "", []);
         show("admin");
-        const requestKey = JSON.stringify(requests);
+        // The time left changes at every read: it is written in place, not re-rendered.
+        const requestKey = JSON.stringify(requests.map(request => ({ ...request, secondsLeft: request.secondsLeft < 0 })));
         if (requestKey !== lastRequests) {
             lastRequests = requestKey;
             keepingFocus(() => renderRequests(requests));
+        }
+        for (const request of requests) {
+            const span = document.querySelector(`[data-time-left="${request.number}"]`);
+            if (span) span.textContent = timeLeft(request.secondsLeft);
         }
         const accessoryKey = JSON.stringify([accessories, editing]);
         if (accessoryKey !== lastAccessories && !(editing && lastAccessories)) {

@@ -54,9 +54,11 @@ public struct AuthorizationCore: Sendable {
         guard !items.isEmpty, items.count <= 0xFFFF else {
             throw AccessorySetupError(.invalidRequest, reason: .message("items: \(items.count) given; give at least one display item, and no more than 65535"))
         }
-        for item in items {
-            do throws(DiscoveryDescriptorError) { try item.descriptor.validate() } catch { throw .invalidRequest(error) }
-            try manifest.admit(item.descriptor)
+        var items = items
+        for index in items.indices {
+            do throws(DiscoveryDescriptorError) { try items[index].descriptor.validate() } catch { throw .invalidRequest(error) }
+            try manifest.admit(items[index].descriptor)
+            items[index].productImagePath = try manifest.productImage(for: items[index].productImagePath)
         }
         try requests.checkNone(for: manifest.app)
         let request = requests.open(app: manifest.app, session: session, kind: .picker(items), settings: settings, at: now)
@@ -96,12 +98,16 @@ public struct AuthorizationCore: Sendable {
         return decision
     }
 
-    /// `updatePicker(showing:)`.
+    /// `updatePicker(showing:)`. A shown image must be one of `manifest`'s
+    /// (when given), as a display item's must.
     public mutating func updatePicker(
-        session: UInt64, shown: [(candidate: UInt32, name: String, image: String)]
+        session: UInt64, manifest: AppManifest? = nil, shown: [(candidate: UInt32, name: String, image: String)]
     ) throws(AccessorySetupError) -> AuthorizationDecision {
         guard var request = requests.request(ofSession: session) else {
             throw AccessorySetupError(.invalidRequest, reason: .message("no picker is open"))
+        }
+        if let manifest {
+            for entry in shown where !entry.image.isEmpty { _ = try manifest.productImage(for: entry.image) }
         }
         var decision = AuthorizationDecision()
         for entry in shown {

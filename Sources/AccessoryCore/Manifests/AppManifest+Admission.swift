@@ -35,6 +35,14 @@ extension AppManifest {
         if let violation = violations(of: descriptor).first { throw .invalidRequest(violation) }
     }
 
+    /// The image a display item shows: the one it names, which must be one of
+    /// this manifest's loaded `ProductImage=` files, or else the first of them.
+    public func productImage(for requested: String?) throws(AccessorySetupError) -> String? {
+        guard let requested, !requested.isEmpty else { return productImages.first }
+        guard productImages.contains(requested) else { throw .invalidRequest(ManifestViolation.undeclaredProductImage(requested)) }
+        return requested
+    }
+
     private func hasDeclaredPrefix(of bytes: [UInt8]) -> Bool {
         ssidPrefixes.contains { !$0.isEmpty && bytes.starts(with: $0) }
     }

@@ -11,6 +11,9 @@ public struct AppManifest: Hashable, Sendable {
     /// The app's `.socket` unit accessoryd connects to, to have systemd
     /// start the app when an accessory it observes appears (`WakeSocket=`).
     public var wakeSocket: String?
+    /// Product images for pickers (`ProductImage=`), in the order declared;
+    /// once loaded, only those whose file passed `ProductImage.validate`.
+    public var productImages: [String]
     public var supports: AccessorySupport
     public var bluetoothServiceUUIDs: Set<BluetoothUUID>
     public var bluetoothCompanyIdentifiers: Set<UInt16>
@@ -28,6 +31,7 @@ public struct AppManifest: Hashable, Sendable {
         user: String? = nil,
         unit: String? = nil,
         wakeSocket: String? = nil,
+        productImages: [String] = [],
         supports: AccessorySupport = [],
         bluetoothServiceUUIDs: Set<BluetoothUUID> = [],
         bluetoothCompanyIdentifiers: Set<UInt16> = [],
@@ -41,6 +45,7 @@ public struct AppManifest: Hashable, Sendable {
         self.user = user
         self.unit = unit
         self.wakeSocket = wakeSocket
+        self.productImages = productImages
         self.supports = supports
         self.bluetoothServiceUUIDs = bluetoothServiceUUIDs
         self.bluetoothCompanyIdentifiers = bluetoothCompanyIdentifiers

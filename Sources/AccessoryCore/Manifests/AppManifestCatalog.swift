@@ -6,11 +6,15 @@ public struct AppManifestCatalog: Sendable {
     public var errors: [KeyFileError]
     /// Apps an administrator switched off with an empty file of the same name in /etc.
     public var masked: Set<AppID>
+    /// Product images left out; their apps loaded without them.
+    public var imageRefusals: [ProductImageRefusal]
 
-    public init(manifests: [AppID: AppManifest] = [:], errors: [KeyFileError] = [], masked: Set<AppID> = []) {
+    public init(manifests: [AppID: AppManifest] = [:], errors: [KeyFileError] = [], masked: Set<AppID> = [],
+                imageRefusals: [ProductImageRefusal] = []) {
         self.manifests = manifests
         self.errors = errors
         self.masked = masked
+        self.imageRefusals = imageRefusals
     }
 
     public subscript(app: AppID) -> AppManifest? { manifests[app] }

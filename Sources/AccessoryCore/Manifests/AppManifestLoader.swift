@@ -24,7 +24,12 @@ public enum AppManifestLoader {
     /// The administrator's; wins over the vendor's.
     public static let administratorDirectory = "/etc/accessoryd/apps.d"
 
-    public static func load(vendor: [ManifestFile], administrator: [ManifestFile]) -> AppManifestCatalog {
+    /// `readImage` gives a product image's bytes (or why not); each named
+    /// image is read once per manifest and checked by `ProductImage.validate`.
+    public static func load(
+        vendor: [ManifestFile], administrator: [ManifestFile],
+        readImage: (String) -> Result<[UInt8], ProductImageError> = { _ in .failure(.missing) }
+    ) -> AppManifestCatalog {
         var chosen: [String: ManifestFile] = [:]
         for file in vendor where file.fileName.hasSuffix(".conf") { chosen[file.fileName] = chosen[file.fileName] ?? file }
         var fromAdministrator = Set<String>()
@@ -41,7 +46,16 @@ public enum AppManifestLoader {
                 continue
             }
             do throws(KeyFileError) {
-                let manifest = try AppManifestParser.parse(file.bytes, source: file.path, fileStem: stem)
+                var manifest = try AppManifestParser.parse(file.bytes, source: file.path, fileStem: stem)
+                manifest.productImages = manifest.productImages.filter { path in
+                    do throws(ProductImageError) {
+                        _ = try ProductImage.validate(try readImage(path).get(), path: path)
+                        return true
+                    } catch {
+                        catalog.imageRefusals.append(ProductImageRefusal(manifest: file.path, image: path, error: error))
+                        return false
+                    }
+                }
                 catalog.manifests[manifest.app] = manifest
             } catch {
                 catalog.errors.append(error)

@@ -6,6 +6,7 @@
 ///     User=acmelog
 ///     Unit=acme-logger.service
 ///     WakeSocket=acme-logger-wake.socket
+///     ProductImage=/usr/share/accessoryd/images/acme-sensor-logger/sensor.png
 ///     Supports=Bluetooth Wi-Fi
 ///
 ///     [Bluetooth]
@@ -22,7 +23,10 @@
 ///   name without `.conf`; `User=` and/or `Unit=` (at least one; the unit is a
 ///   `.service` or `.scope`) say how a caller is recognised; `WakeSocket=`
 ///   (optional) names the app's own `.socket` unit, not a template, that
-///   starts it when an observed accessory appears; `Supports=` lists
+///   starts it when an observed accessory appears; `ProductImage=`
+///   (optional, repeatable, one path a line, at most 16) names a PNG in
+///   `ProductImage.directories` that pickers show (the file itself is checked
+///   by the loader); `Supports=` lists
 ///   `Bluetooth` and/or `Wi-Fi` (`WiFi` is accepted too). Each key at most once.
 /// - `[Bluetooth]`: `ServiceUUIDs=` and `CompanyIdentifiers=` (hex with `0x`,
 ///   or decimal) take space-separated lists; `Names=` takes one name per
@@ -33,6 +37,8 @@
 /// Unknown sections and keys are errors, so a typo never silently widens or
 /// narrows what an app may do.
 enum AppManifestParser {
+    static let maximumProductImages = 16
+
     static func parse(_ bytes: [UInt8], source: String, fileStem: String) throws(KeyFileError) -> AppManifest {
         let file = try KeyFile(parsing: bytes, source: source)
         func fail(_ line: Int?, _ reason: KeyFileError.Reason) -> KeyFileError {
@@ -76,6 +82,14 @@ enum AppManifestParser {
                     throw invalid("a systemd unit name ending in .socket, not a template (no @)")
                 }
                 manifest.wakeSocket = socket.unit
+            case ("App", "ProductImage"):
+                guard ProductImage.isAllowedPath(entry.value) else {
+                    throw invalid("a .png file in \(ProductImage.directories.joined(separator: " or ")), a plain path")
+                }
+                guard manifest.productImages.count < Self.maximumProductImages else {
+                    throw invalid("at most \(Self.maximumProductImages) product images")
+                }
+                if !manifest.productImages.contains(entry.value) { manifest.productImages.append(entry.value) }
             case ("App", "Supports"):
                 for word in words(entry.value) {
                     switch word {

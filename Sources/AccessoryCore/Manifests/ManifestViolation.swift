@@ -11,6 +11,9 @@ public enum ManifestViolation: Hashable, Sendable, CustomStringConvertible {
     case undeclaredName(String)
     case undeclaredSSID(SSID)
     case undeclaredSSIDPrefix([UInt8])
+    /// A display item's or shown candidate's image that is not one of the
+    /// manifest's `ProductImage=` files that passed their checks.
+    case undeclaredProductImage(String)
 
     public var description: String {
         switch self {
@@ -28,6 +31,8 @@ public enum ManifestViolation: Hashable, Sendable, CustomStringConvertible {
             "SSID '\(ssid.displayName)' is not in [Wi-Fi] SSIDs= and has no prefix in SSIDPrefixes="
         case .undeclaredSSIDPrefix(let prefix):
             "SSID prefix '\(SSIDText.escaped(prefix))' does not start with any of [Wi-Fi] SSIDPrefixes="
+        case .undeclaredProductImage(let path):
+            "product image '\(path)' is not in [App] ProductImage= (or its file was refused at load)"
         }
     }
 }

@@ -26,7 +26,8 @@ public struct PickerDisplayItem: Hashable, Sendable {
     }
 
     public var name: String
-    /// A picture a picker UI may show; a path on the gateway, never read by accessoryd.
+    /// A picture a picker UI may show: one of the app's `ProductImage=` files,
+    /// checked when the manifest loaded; pickers read the file themselves.
     public var productImagePath: String?
     public var descriptor: DiscoveryDescriptor
     public var setupOptions: SetupOptions

@@ -58,6 +58,31 @@ public struct SetupRequest: Sendable {
         }
     }
 
+    /// Each item's product image path, parallel to `itemNames` ("" for none;
+    /// migration items have none).
+    public var itemImages: [String] {
+        switch kind {
+        case .picker(let items): items.map { $0.productImagePath ?? "" }
+        case .migration(let items): items.map { _ in "" }
+        }
+    }
+
+    /// The image a picker shows for `candidate`: the one the app chose for it, else its item's.
+    public func image(of candidate: SetupCandidate) -> String {
+        if let path = candidate.productImagePath, !path.isEmpty { return path }
+        let images = itemImages
+        return images.indices.contains(candidate.item) ? images[candidate.item] : ""
+    }
+
+    /// Whole seconds until discovery gives up (rounded up), or nil when it
+    /// will not (no timeout, or discovery is over and the request waits for a decision).
+    public func secondsLeft(at now: MonotonicInstant) -> Int64? {
+        guard let deadline = discoveryDeadline else { return nil }
+        guard now < deadline else { return 0 }
+        let left = deadline.nanoseconds - now.nanoseconds
+        return Int64((left + 999_999_999) / 1_000_000_000)
+    }
+
     /// When discovery gives up, if it does.
     public var discoveryDeadline: MonotonicInstant? {
         guard discovering, let timeout = settings.discoveryTimeout.duration else { return nil }

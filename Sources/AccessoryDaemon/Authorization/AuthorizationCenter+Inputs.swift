@@ -50,8 +50,8 @@ extension AuthorizationCenter {
         }
     }
 
-    public func updatePicker(session: UInt64, shown: [(candidate: UInt32, name: String, image: String)]) throws(AccessorySetupError) {
-        try transact { core, _, _ throws(AccessorySetupError) in ((), try core.updatePicker(session: session, shown: shown)) }
+    public func updatePicker(session: UInt64, manifest: AppManifest? = nil, shown: [(candidate: UInt32, name: String, image: String)]) throws(AccessorySetupError) {
+        try transact { core, _, _ throws(AccessorySetupError) in ((), try core.updatePicker(session: session, manifest: manifest, shown: shown)) }
     }
 
     public func finishDiscovery(session: UInt64) throws(AccessorySetupError) {

@@ -58,7 +58,7 @@ public final class AccessoryService {
                                  hotspots: hotspots, apps: apps, scheduler: scheduler)
         accessory = AccessoryHandler(connection: connection, callers: resolver, center: center)
         objectManager = ObjectManagerHandler(connection: connection, callers: resolver, sessions: sessions, center: center)
-        admin = AdminHandler(connection: connection, callers: resolver, center: center, apps: apps,
+        admin = AdminHandler(connection: connection, callers: resolver, center: center, apps: apps, scheduler: scheduler,
                              administratorGroup: administratorGroup, logger: logger)
         router = NoticeRouter(sessions: sessions, signals: signals, channels: channels, hotspots: hotspots,
                               agent: PickerAgentCalls(connection: connection, center: center, logger: logger))

@@ -15,18 +15,21 @@ final class AdminHandler {
     private let callers: CallerResolver
     private let center: AuthorizationCenter
     private let apps: () -> AppManifestCatalog
+    /// The instant a request's time left is counted from.
+    private let scheduler: any Scheduler
     private let logger: Logger
     /// Asked about callers who are neither root nor in `administrators`.
     private lazy var polkit = PolkitAuthority(connection: connection)
 
     init(connection: BusConnection, callers: CallerResolver, center: AuthorizationCenter,
-         apps: @escaping () -> AppManifestCatalog, administratorGroup: String, logger: Logger) {
+         apps: @escaping () -> AppManifestCatalog, scheduler: any Scheduler, administratorGroup: String, logger: Logger) {
         administrators = Self.lookUpAdministrators(administratorGroup, logger: logger)
         self.connection = connection
         replies = ServiceReplies(connection: connection)
         self.callers = callers
         self.center = center
         self.apps = apps
+        self.scheduler = scheduler
         self.logger = logger
     }
 
@@ -77,21 +80,13 @@ final class AdminHandler {
         }
         switch method {
         case .listRequests:
-            let requests = center.requests.values.sorted { $0.number < $1.number }.map { request in
-                WireRequestRow(number: request.number, app: "\(request.app)",
-                               kind: request.isMigration ? WireRequestRow.migrationKind : WireRequestRow.pickerKind,
-                               items: request.itemNames, candidateCount: UInt32(request.visibleCandidates.count))
-            }
+            let now = scheduler.now
+            let requests = center.requests.values.sorted { $0.number < $1.number }.map { $0.wireRow(at: now) }
             return replies.reply(call) { $0.append(records: requests) }
         case .listCandidates:
             let number = try u()
             guard let request = center.requests[number] else { throw BusArguments.invalid("no pending request \(number)") }
-            let names = request.itemNames
-            let candidates = request.visibleCandidates.map { candidate in
-                WireCandidateRow(number: candidate.number, item: names.indices.contains(candidate.item) ? names[candidate.item] : "",
-                                 name: candidate.name, kind: candidate.identity.kind, identity: "\(candidate.identity)",
-                                 rssi: BusRSSI.encode(candidate.rssi))
-            }
+            let candidates = request.visibleCandidates.map { request.wireRow(of: $0) }
             return replies.reply(call) { $0.append(records: candidates) }
         case .approve:
             let number = try u()

@@ -14,13 +14,14 @@ struct PickerAgentCalls {
     func tell(_ event: AuthorizationNotice.AgentEvent) {
         switch event {
         case .requestAdded(let request):
-            send(.requestAdded) { $0.append(request.number).append("\(request.app)").append(strings: request.itemNames) }
+            send(.requestAdded) {
+                $0.append(request.number).append("\(request.app)").append(strings: request.itemNames).append(strings: request.itemImages)
+            }
         case .candidateAdded(let request, let candidate):
-            let names = request.itemNames
             send(.candidateAdded) {
-                $0.append(request.number).append(candidate.number)
-                    .append(names.indices.contains(candidate.item) ? names[candidate.item] : "")
+                $0.append(request.number).append(candidate.number).append(request.itemName(of: candidate))
                     .append(candidate.name).append("\(candidate.identity)").append(BusRSSI.encode(candidate.rssi))
+                    .append(request.image(of: candidate))
             }
         case .requestEnded(let number, let outcome):
             send(.requestEnded) { $0.append(number).append(outcome) }

@@ -115,8 +115,8 @@ final class SessionHandler {
             let manifest = try activeManifest(session)
             try center.migrate(session: session.number, manifest: manifest, items: try BusArguments.migrationItems(call, limits: limits))
         case .updatePicker:
-            _ = try activeManifest(session)
-            try center.updatePicker(session: session.number, shown: try BusArguments.shownCandidates(call, limits: limits))
+            let manifest = try activeManifest(session)
+            try center.updatePicker(session: session.number, manifest: manifest, shown: try BusArguments.shownCandidates(call, limits: limits))
         case .finishPickerDiscovery:
             _ = try activeManifest(session)
             try center.finishDiscovery(session: session.number)

@@ -1,4 +1,5 @@
 import AccessoryCore
+import Glibc
 
 /// Reads the app manifests from disk and hands their bytes to Core's loader.
 public struct AppCatalogLoader: Sendable {
@@ -41,7 +42,19 @@ public struct AppCatalogLoader: Sendable {
             }
         }
         let catalog = AppManifestLoader.load(
-            vendor: files(in: vendorDirectory), administrator: files(in: administratorDirectory))
+            vendor: files(in: vendorDirectory), administrator: files(in: administratorDirectory),
+            readImage: Self.readImage)
         return (catalog, unreadable)
+    }
+
+    /// A product image's bytes, read no further than one byte past the cap.
+    static func readImage(_ path: String) -> Result<[UInt8], ProductImageError> {
+        do throws(SystemError) {
+            guard let bytes = try FileSystem.readFileIfPresent(path, limit: ProductImage.maximumBytes) else { return .failure(.missing) }
+            return .success(bytes)
+        } catch {
+            if error.errno == EFBIG { return .failure(.tooManyBytes(ProductImage.maximumBytes + 1)) }
+            return .failure(.unreadable("\(error)"))
+        }
     }
 }

@@ -1,24 +1,31 @@
 import AccessoryPlatform
 
-/// `(ussasu)`, a `ListRequests` row: number, app, kind (`picker`,
-/// `migration`), item names, candidate count.
+/// `(ussasuasi)`, a `ListRequests` row: number, app, kind (`picker`,
+/// `migration`), item names, candidate count, each item's product image path
+/// ("" for none), and the seconds until discovery gives up (-1: it does not).
 public struct WireRequestRow: WireRecord, Hashable, Sendable {
-    public static let type = BusType.structure(.uint32, .string, .string, .strings, .uint32)
+    public static let type = BusType.structure(.uint32, .string, .string, .strings, .uint32, .strings, .int32)
     public static let pickerKind = "picker"
     public static let migrationKind = "migration"
+    public static let noDeadline: Int32 = -1
 
     public var number: UInt32
     public var app: String
     public var kind: String
     public var items: [String]
     public var candidateCount: UInt32
+    public var images: [String]
+    public var secondsLeft: Int32
 
-    public init(number: UInt32, app: String, kind: String, items: [String], candidateCount: UInt32) {
+    public init(number: UInt32, app: String, kind: String, items: [String], candidateCount: UInt32,
+                images: [String] = [], secondsLeft: Int32 = WireRequestRow.noDeadline) {
         self.number = number
         self.app = app
         self.kind = kind
         self.items = items
         self.candidateCount = candidateCount
+        self.images = images
+        self.secondsLeft = secondsLeft
     }
 
     public init(from reader: some ArgumentReader) throws(BusError) {
@@ -27,17 +34,21 @@ public struct WireRequestRow: WireRecord, Hashable, Sendable {
         kind = try reader.string("a request's kind")
         items = try reader.strings("item names")
         candidateCount = try reader.uint32()
+        images = try reader.strings("product image paths")
+        secondsLeft = try reader.int32()
     }
 
     public func appendFields(to message: BusReply) {
         message.append(number).append(app).append(kind).append(strings: items).append(candidateCount)
+            .append(strings: images).append(secondsLeft)
     }
 }
 
-/// `(ussssi)`, a `ListCandidates` row: candidate number, item name, device
-/// name, kind (`bluetooth`, `wifi`), identity (address or SSID), RSSI (`BusRSSI`).
+/// `(ussssis)`, a `ListCandidates` row: candidate number, item name, device
+/// name, kind (`bluetooth`, `wifi`), identity (address or SSID), RSSI
+/// (`BusRSSI`), product image path ("" for none).
 public struct WireCandidateRow: WireRecord, Hashable, Sendable {
-    public static let type = BusType.structure(.uint32, .string, .string, .string, .string, .int32)
+    public static let type = BusType.structure(.uint32, .string, .string, .string, .string, .int32, .string)
 
     public var number: UInt32
     public var item: String
@@ -45,14 +56,16 @@ public struct WireCandidateRow: WireRecord, Hashable, Sendable {
     public var kind: String
     public var identity: String
     public var rssi: Int32
+    public var image: String
 
-    public init(number: UInt32, item: String, name: String, kind: String, identity: String, rssi: Int32) {
+    public init(number: UInt32, item: String, name: String, kind: String, identity: String, rssi: Int32, image: String = "") {
         self.number = number
         self.item = item
         self.name = name
         self.kind = kind
         self.identity = identity
         self.rssi = rssi
+        self.image = image
     }
 
     public init(from reader: some ArgumentReader) throws(BusError) {
@@ -62,10 +75,11 @@ public struct WireCandidateRow: WireRecord, Hashable, Sendable {
         kind = try reader.string("a kind")
         identity = try reader.string("an identity")
         rssi = try reader.int32()
+        image = try reader.string("a product image path")
     }
 
     public func appendFields(to message: BusReply) {
-        message.append(number).append(item).append(name).append(kind).append(identity).append(rssi)
+        message.append(number).append(item).append(name).append(kind).append(identity).append(rssi).append(image)
     }
 }
 

@@ -4,11 +4,13 @@
 public enum PickerAgent1 {
     private static let request = BusArgument("request", .uint32)
 
+    /// `images`: each item's product image path, parallel to `items` ("" for none).
     public static let requestAdded = BusMethod(
-        "RequestAdded", in: [request, BusArgument("app", .string), BusArgument("items", .strings)])
+        "RequestAdded", in: [request, BusArgument("app", .string), BusArgument("items", .strings), BusArgument("images", .strings)])
+    /// `image`: the product image path to show for the candidate ("" for none).
     public static let candidateAdded = BusMethod("CandidateAdded", in: [
         request, BusArgument("candidate", .uint32), BusArgument("item", .string), BusArgument("name", .string),
-        BusArgument("identity", .string), BusArgument("rssi", .int32),
+        BusArgument("identity", .string), BusArgument("rssi", .int32), BusArgument("image", .string),
     ])
     /// `outcome`: `approved`, `denied`, `timed out`, `cancelled`.
     public static let requestEnded = BusMethod("RequestEnded", in: [request, BusArgument("outcome", .string)])

@@ -54,7 +54,7 @@ import TestSupport
                                                   "a(sssa{ss})", "1", "Sensor \(address)", address, "", "0"])
         #expect(status == 0, "\(error)")
         let (_, requests, _) = try busctl(bus, ["call"] + Self.manager + ["org.accessoryagent.Admin1", "ListRequests"])
-        // a(ussasu) 1 7 "fault-test" "migration" …: the first number after the count.
+        // a(ussasuasi) 1 7 "fault-test" "migration" …: the first number after the count.
         let words = requests.split(separator: " ")
         return try #require(words.count > 2 ? String(words[2]) : nil, "no pending request: \(requests)")
     }

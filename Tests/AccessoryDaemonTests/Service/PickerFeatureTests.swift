@@ -10,7 +10,8 @@ import TestSupport
 /// two-phase setup, renames, removals by the administrator, approval
 /// windows, picker agents, migration, and advertisement updates.
 @Suite(.serialized) struct PickerFeatureTests {
-    static let app = AppManifest(app: "acme", user: "nobody", supports: [.bluetooth, .wifi],
+    static let image = "/usr/share/accessoryd/images/acme/sensor.png"
+    static let app = AppManifest(app: "acme", user: "nobody", productImages: [image], supports: [.bluetooth, .wifi],
                                  bluetoothServiceUUIDs: [BluetoothUUID(uuid16: 0x180F)], bluetoothNames: ["Acme"],
                                  ssidPrefixes: [Array("ACME-".utf8)])
     static let other = AppManifest(app: "other", user: "daemon", supports: .bluetooth,
@@ -25,7 +26,7 @@ import TestSupport
         let h = try ServiceHarness(manifests: [Self.app])
         let app = try h.startClient([
             ["session"], Self.show(Self.acme, settings: ["FilterDiscoveryResults=true"], options: ["rename"]),
-            ["until", "AccessoryDiscovered"], ["update", "1", "Kitchen sensor", "/usr/share/acme/sensor.png"],
+            ["until", "AccessoryDiscovered"], ["update", "1", "Kitchen sensor", Self.image],
             ["until", "PickerDidDismiss"],
         ], as: "nobody")
         h.pump { !h.service.center.requests.isEmpty }
@@ -35,7 +36,7 @@ import TestSupport
         h.pump { h.service.center.requests[number]?.visibleCandidates.isEmpty == false }
         let candidates = try h.busctl(["call", "org.accessoryagent", "/org/accessoryagent", "org.accessoryagent.Admin1",
                                        "ListCandidates", "u", "\(number)"])
-        #expect(candidates == "a(ussssi) 1 1 \"Acme sensor\" \"Kitchen sensor\" \"bluetooth\" \"C0:FF:EE:00:00:10/public\" -50\n")
+        #expect(candidates == "a(ussssis) 1 1 \"Acme sensor\" \"Kitchen sensor\" \"bluetooth\" \"C0:FF:EE:00:00:10/public\" -50 \"\(Self.image)\"\n")
         let approved = try h.accessoryctl(["approve", "\(number)", "1", "--name", "Pantry"])
         #expect(approved.status == 0, "\(approved.err)")
         let grant = try #require(h.store.grants.values.first)

@@ -39,7 +39,7 @@ import TestSupport
         #expect(output.hasSuffix(Self.withdrawn))
         let listed = try h.busctl(["call", "org.accessoryagent", "/org/accessoryagent", "org.accessoryagent.Admin1",
                                    "ListRequests"])
-        #expect(listed == "a(ussasu) 0\n")
+        #expect(listed == "a(ussasuasi) 0\n")
         // The administrator's approval comes too late: the request is unknown, nothing is granted.
         let approved = try h.accessoryctl(["approve", "\(number)", "1"])
         #expect(approved.status == 1)

@@ -78,7 +78,7 @@ import TestSupport
             AdministratorGroupTests.admin("ListRequests"), AdministratorGroupTests.admin("Approve", "\(number)", "1", ""),
         ], as: "nobody", primaryGroup: "nogroup", groups: [])
         let grant = try #require(h.store.grants.values.first, "polkit's yes made no grant; the client printed: \(allowed)")
-        #expect(allowed == "[(\(number),sensor-logger,picker,[Battery sensor],1)]\n\(BusNames.path(of: grant.accessory))\n")
+        #expect(allowed == "[(\(number),sensor-logger,picker,[Battery sensor],1,[],120)]\n\(BusNames.path(of: grant.accessory))\n")
         #expect(h.finish(app).contains("signal AccessoryAdded \(BusNames.path(of: grant.accessory))"))
         #expect(h.log.values(of: "decided_by") == ["administrator nobody (uid \(nobody))"])
 

@@ -68,7 +68,7 @@ extension ShippedBusPolicyTests {
         }
         try connection.send(destination: String(decoding: name, as: UTF8.self), path: "/org/example/picker",
                             interface: BusNames.pickerAgent, member: "RequestAdded") {
-            _ = $0.append(UInt32(3)).append("sensor-logger").append(strings: ["Battery sensor"])
+            _ = $0.append(UInt32(3)).append("sensor-logger").append(strings: ["Battery sensor"]).append(strings: [""])
         }
         for _ in 0..<400 where process.isRunning { _ = loop.runOnce(timeout: .milliseconds(50)) }
         if process.isRunning { process.terminate() }

@@ -12,6 +12,7 @@ let fuzzTargets: [FuzzTarget] = [
     wpaEventTarget,
     keyFileTarget,
     appManifestTarget,
+    productImageTarget,
     descriptorFileTarget,
     descriptorFieldsTarget,
     grantStoreTarget,

@@ -1131,6 +1131,7 @@ ACCESSORY_RENAMED = "6296f7a50469499eaa9650df64f86a35"
 ACCESSORY_REMOVED = "6e35865fa440452a80a3030b3d64cab1"
 APPROVAL_WINDOW_OPENED = "f2a07bd6da49453b9ac0ac0a84e704e6"
 COCKPIT_ADMIN = "installer"             # the runner's COCKPIT_USERS
+COCKPIT_IMAGE = "/usr/share/accessoryd/images/sensor-logger/lab-sensor.png"   # the manifest's ProductImage=
 
 
 def cockpit_link():
@@ -1179,6 +1180,21 @@ def check_cockpit_page(state):
     sh(["systemctl", "start", "--no-block", unit], check=True)
     say(f"cockpit: {link} up as {COCKPIT_ADDRESS}, cockpit.socket started, {unit} asks for the sensor")
     say("BROWSER go")
+    # accessoryctl says the request has the manifest's product image (the browser shows it):
+    # the browser spends seconds on screenshots before it approves, so the request is listed.
+    image_line = []
+
+    def image_listed():
+        listing = sh(["accessoryctl", "requests"], timeout=30).stdout
+        image_line[:] = [line.strip() for line in listing.splitlines() if COCKPIT_IMAGE in line]
+        return bool(image_line)
+    try:
+        wait_until(image_listed, 120, f"accessoryctl requests to name {COCKPIT_IMAGE}", interval=1)
+    except Timeout as error:
+        image_line[:] = []
+        image_missing = str(error)
+    else:
+        image_missing = None
 
     def ended():
         return unit_properties(unit, "ActiveState")["ActiveState"] in ("inactive", "failed")
@@ -1202,7 +1218,7 @@ def check_cockpit_page(state):
                 if COCKPIT_ADMIN in str(entry.get("DECIDED_BY", ""))]
     approved, renamed, removed = decided(ACCESSORY_APPROVED), decided(ACCESSORY_RENAMED), decided(ACCESSORY_REMOVED)
     window = decided(APPROVAL_WINDOW_OPENED)
-    problems = []
+    problems = [image_missing] if image_missing else []
     if app_ended:
         problems.append(app_ended)
     elif properties["Result"] != "success" or f'= "{SENSOR_VALUE}"' not in output:
@@ -1218,7 +1234,7 @@ def check_cockpit_page(state):
     accessory = approved[-1].get("ACCESSORY_ID", "?")
     return (f"approved from the page by {approved[-1].get('DECIDED_BY')}: accessory {accessory}, the app read "
             f"\"{SENSOR_VALUE}\"; renamed ({renamed[-1].get('MESSAGE', '')}) and removed from the page, an "
-            f"approval window opened; "
+            f"approval window opened; accessoryctl requests said '{image_line[0]}'; "
             f"{verdict.removeprefix('PASS ')}")
 
 # Waking the app when its sensor appears (issue 28): sensor-logger-wake.socket is enabled,
