@@ -10,19 +10,51 @@
 public struct MatchingIndex: Sendable {
     public let configuration: MatchingConfiguration
 
-    /// Descriptors live in slots so the buckets hold small integers, not keys.
-    private var slots: [CompiledDescriptor?] = []
-    private var freeSlots: [Int] = []
-    private var slotByKey: [DescriptorMatch: Int] = [:]
-    private var idsByApp: [AppID: Set<DescriptorID>] = [:]
+    /// Every table in one reference, copied when shared and changed: the
+    /// index is passed by value on every report, and a copy of nine tables
+    /// retained and released each of them.
+    private var tables = Tables()
 
-    private var byCompanyIdentifier: [UInt16: [Int]] = [:]
-    private var byServiceUUID: [BluetoothUUID: [Int]] = [:]
-    private var bySSID: [[UInt8]: [Int]] = [:]
-    private var bySSIDPrefix: [[UInt8]: [Int]] = [:]
-    /// How many prefixes of each length (index = length) are indexed, so a
-    /// lookup tries only the lengths in use.
-    private var prefixLengthCounts = [Int](repeating: 0, count: SSID.maximumLength + 1)
+    private final class Tables: @unchecked Sendable {
+        /// Descriptors live in slots so the buckets hold small integers, not keys.
+        var slots: [CompiledDescriptor?] = []
+        var freeSlots: [Int] = []
+        var slotByKey: [DescriptorMatch: Int] = [:]
+        var idsByApp: [AppID: Set<DescriptorID>] = [:]
+
+        var byCompanyIdentifier: [UInt16: [Int]] = [:]
+        var byServiceUUID: [BluetoothUUID: [Int]] = [:]
+        var bySSID: [[UInt8]: [Int]] = [:]
+        var bySSIDPrefix: [[UInt8]: [Int]] = [:]
+        /// How many prefixes of each length (index = length) are indexed, so a
+        /// lookup tries only the lengths in use.
+        var prefixLengthCounts = [Int](repeating: 0, count: SSID.maximumLength + 1)
+
+        init() {}
+
+        func copy() -> Tables {
+            let copy = Tables()
+            copy.slots = slots
+            copy.freeSlots = freeSlots
+            copy.slotByKey = slotByKey
+            copy.idsByApp = idsByApp
+            copy.byCompanyIdentifier = byCompanyIdentifier
+            copy.byServiceUUID = byServiceUUID
+            copy.bySSID = bySSID
+            copy.bySSIDPrefix = bySSIDPrefix
+            copy.prefixLengthCounts = prefixLengthCounts
+            return copy
+        }
+    }
+
+    /// The tables, for changing: a copy of their own when another index shares them.
+    private mutating func ownTables() -> Tables {
+        if !isKnownUniquelyReferenced(&tables) { tables = tables.copy() }
+        return tables
+    }
+
+    private var slots: [CompiledDescriptor?] { tables.slots }
+    private var slotByKey: [DescriptorMatch: Int] { tables.slotByKey }
 
     /// Changes whenever a descriptor is added or removed: a fresh random
     /// value, so a result cached against it is only reused with the very
@@ -57,7 +89,7 @@ public struct MatchingIndex: Sendable {
     }
 
     /// Every descriptor key of `app`.
-    public func descriptorIDs(of app: AppID) -> Set<DescriptorID> { idsByApp[app] ?? [] }
+    public func descriptorIDs(of app: AppID) -> Set<DescriptorID> { tables.idsByApp[app] ?? [] }
 
     /// Validates `descriptor` and makes it active for `app` as `id`,
     /// replacing what was there under the same key.
@@ -67,36 +99,39 @@ public struct MatchingIndex: Sendable {
         let key = DescriptorMatch(app: app, descriptorID: id)
         let compiled = try CompiledDescriptor(descriptor, key: key, configuration: configuration)
         remove(key)
+        let tables = ownTables()
         let slot: Int
-        if let free = freeSlots.popLast() {
+        if let free = tables.freeSlots.popLast() {
             slot = free
-            slots[slot] = compiled
+            tables.slots[slot] = compiled
         } else {
-            slot = slots.count
-            slots.append(compiled)
+            slot = tables.slots.count
+            tables.slots.append(compiled)
         }
-        slotByKey[key] = slot
-        idsByApp[app, default: []].insert(id)
-        file(compiled, slot: slot, adding: true)
+        tables.slotByKey[key] = slot
+        tables.idsByApp[app, default: []].insert(id)
+        Self.file(compiled, slot: slot, adding: true, in: tables)
         stamp = UInt64.random(in: .min ... .max)
     }
 
     /// Deactivates one descriptor; returns it, or nil when there was none.
     @discardableResult
     public mutating func remove(_ key: DescriptorMatch) -> DiscoveryDescriptor? {
-        guard let slot = slotByKey.removeValue(forKey: key), let compiled = slots[slot] else { return nil }
-        file(compiled, slot: slot, adding: false)
-        slots[slot] = nil
-        freeSlots.append(slot)
-        idsByApp[key.app]?.remove(key.descriptorID)
-        if idsByApp[key.app]?.isEmpty == true { idsByApp[key.app] = nil }
+        guard slotByKey[key] != nil else { return nil }
+        let tables = ownTables()
+        guard let slot = tables.slotByKey.removeValue(forKey: key), let compiled = tables.slots[slot] else { return nil }
+        Self.file(compiled, slot: slot, adding: false, in: tables)
+        tables.slots[slot] = nil
+        tables.freeSlots.append(slot)
+        tables.idsByApp[key.app]?.remove(key.descriptorID)
+        if tables.idsByApp[key.app]?.isEmpty == true { tables.idsByApp[key.app] = nil }
         stamp = UInt64.random(in: .min ... .max)
         return compiled.descriptor
     }
 
     /// Deactivates every descriptor of `app` (its session ended).
     public mutating func removeAll(of app: AppID) {
-        for id in idsByApp[app] ?? [] { remove(DescriptorMatch(app: app, descriptorID: id)) }
+        for id in tables.idsByApp[app] ?? [] { remove(DescriptorMatch(app: app, descriptorID: id)) }
     }
 
     /// The (app, descriptor) pairs the advertisement matches, judged on its own RSSI.
@@ -120,10 +155,10 @@ public struct MatchingIndex: Sendable {
     /// caller that keeps it allocates nothing once it is large enough.
     public func matches(_ data: AdvertisingData, rssi: Int?, into result: inout [DescriptorMatch]) {
         result.removeAll(keepingCapacity: true)
-        // Locals, not `self`: a closure capturing `self` would copy (retain) every table of the index.
-        let slots = slots
-        let companies = byCompanyIdentifier
-        let services = byServiceUUID
+        // Locals, not `self`: a closure capturing `self` would copy the index.
+        let slots = tables.slots
+        let companies = tables.byCompanyIdentifier
+        let services = tables.byServiceUUID
         data.withRecords { records in
             var heard = HeardAdvertisement(records: records, rssi: rssi)
             Self.forEachBucket(of: records, companies, services) { bucket in
@@ -142,9 +177,9 @@ public struct MatchingIndex: Sendable {
     /// registry keeps per device, so a repeated payload is not matched again.
     func candidates(_ data: AdvertisingData, into found: inout [Candidate]) {
         found.removeAll(keepingCapacity: true)
-        let slots = slots
-        let companies = byCompanyIdentifier
-        let services = byServiceUUID
+        let slots = tables.slots
+        let companies = tables.byCompanyIdentifier
+        let services = tables.byServiceUUID
         data.withRecords { records in
             var heard = HeardAdvertisement(records: records, rssi: nil)
             Self.forEachBucket(of: records, companies, services) { bucket in
@@ -206,11 +241,13 @@ public struct MatchingIndex: Sendable {
     /// The (app, descriptor) pairs the BSS matches.
     public func matches(_ network: WiFiNetwork) -> Set<DescriptorMatch> {
         var result = Set<DescriptorMatch>()
+        let tables = tables
+        let slots = tables.slots
         let ssid = network.ssid.bytes
-        for slot in bySSID[ssid] ?? [] where slots[slot]!.matches(network) { result.insert(slots[slot]!.key) }
-        if !bySSIDPrefix.isEmpty, !ssid.isEmpty {
-            for length in 1...min(ssid.count, SSID.maximumLength) where prefixLengthCounts[length] > 0 {
-                for slot in bySSIDPrefix[Array(ssid[0..<length])] ?? [] where slots[slot]!.matches(network) {
+        for slot in tables.bySSID[ssid] ?? [] where slots[slot]!.matches(network) { result.insert(slots[slot]!.key) }
+        if !tables.bySSIDPrefix.isEmpty, !ssid.isEmpty {
+            for length in 1...min(ssid.count, SSID.maximumLength) where tables.prefixLengthCounts[length] > 0 {
+                for slot in tables.bySSIDPrefix[Array(ssid[0..<length])] ?? [] where slots[slot]!.matches(network) {
                     result.insert(slots[slot]!.key)
                 }
             }
@@ -257,20 +294,20 @@ public struct MatchingIndex: Sendable {
     }
 
     /// Files the descriptor under its keys, or takes it out of them.
-    private mutating func file(_ compiled: CompiledDescriptor, slot: Int, adding: Bool) {
+    private static func file(_ compiled: CompiledDescriptor, slot: Int, adding: Bool, in tables: Tables) {
         if compiled.matchesBluetooth {
             if let company = compiled.companyIdentifier {
-                Self.update(&byCompanyIdentifier, company, slot, adding)
+                update(&tables.byCompanyIdentifier, company, slot, adding)
             } else if let uuid = compiled.serviceUUID {
-                Self.update(&byServiceUUID, uuid, slot, adding)
+                update(&tables.byServiceUUID, uuid, slot, adding)
             }
         }
         if compiled.matchesWiFi {
             if let ssid = compiled.ssid {
-                Self.update(&bySSID, ssid, slot, adding)
+                update(&tables.bySSID, ssid, slot, adding)
             } else if let prefix = compiled.ssidPrefix {
-                Self.update(&bySSIDPrefix, prefix, slot, adding)
-                prefixLengthCounts[prefix.count] += adding ? 1 : -1
+                update(&tables.bySSIDPrefix, prefix, slot, adding)
+                tables.prefixLengthCounts[prefix.count] += adding ? 1 : -1
             }
         }
     }

@@ -24,6 +24,8 @@ public struct AccessoryRegistry: Sendable {
     private var recency = RecencyLists(lists: 2)
     /// Which recency list each occupied slot is in.
     private var listOfSlot: [Int] = []
+    /// The slot of the Bluetooth device recorded last, for `lastRecordedSighting`.
+    private var lastRecordedSlot = Int.max
     private static let unmatchedList = 0
     private static let matchedList = 1
 
@@ -58,52 +60,46 @@ public struct AccessoryRegistry: Sendable {
             report.facts, at: now, dataChanged: true, index: index, configuration: configuration)
         let present = tracked.isPresent
         slots[slot] = tracked
+        lastRecordedSlot = slot
         announce(appeared, of: .bluetooth(report.device), present: present, slot: slot, at: now, events: &events)
         return events
     }
 
-    /// Notes a report whose AD is byte for byte what the device sent last of
-    /// its kind (advertising PDU or scan response), without parsing or
-    /// matching it again: the merged data cannot have changed, so only the
-    /// radio facts, the interval, the RSSI and presence are updated, and the
-    /// matches found for that data are reused while the index is the same.
-    /// Returns nil, changing nothing, when the device is not known or its
-    /// payload is not the same: `record` the parsed advertisement then.
-    public mutating func recordRepeat(
+    /// Notes a clean report of a device already known, in one look-up. When
+    /// its AD is byte for byte what the device sent last of its kind
+    /// (advertising PDU or scan response) it is neither parsed nor matched
+    /// again: the merged data cannot have changed, so only the radio facts,
+    /// the interval, the RSSI and presence are updated, and the matches found
+    /// for that data are reused while the index is the same. Otherwise
+    /// `parse` gives that AD parsed, which is merged into the device's
+    /// advertisement where it lies and `payload` copied into the bytes it
+    /// already holds (once they are large enough nothing is allocated); then
+    /// it is matched and presence updated as `record` does. Returns nil,
+    /// changing nothing and calling no `parse`, when the device is not known:
+    /// `record` the parsed advertisement then.
+    public mutating func recordKnown(
         _ facts: AdvertisingReportFacts, payload: UnsafeRawBufferPointer, at now: MonotonicInstant,
-        matchingWith index: MatchingIndex
+        matchingWith index: MatchingIndex, parse: () -> AdvertisingData
     ) -> [PresenceEvent]? {
         let configuration = configuration
         // Changed where it lies: a copy of the device's entry would retain and release every table in it.
         guard let slot = slotByKey[.bluetooth(facts.device)],
-            let (appeared, present) = slots[slot]?.heardAgain(
-                facts, payload: payload, at: now, index: index, configuration: configuration)
+            let (appeared, present) = slots[slot]?.heardKnown(
+                facts, payload: payload, at: now, index: index, configuration: configuration, parse: parse)
         else { return nil }
+        lastRecordedSlot = slot
         var events: [PresenceEvent] = []
         announce(appeared, of: .bluetooth(facts.device), present: present, slot: slot, at: now, events: &events)
         return events
     }
 
-    /// Notes a report of a device already known whose AD is not what it sent
-    /// last of its kind: `data` (that AD, parsed) is merged into the
-    /// device's advertisement where it lies and `payload` copied into the
-    /// bytes it already holds, so once they are large enough nothing is
-    /// allocated; then it is matched and presence updated as `record` does.
-    /// Returns nil, changing nothing, when the device is not known: `record`
-    /// the parsed advertisement then.
-    public mutating func recordChanged(
-        _ facts: AdvertisingReportFacts, data: AdvertisingData, payload: UnsafeRawBufferPointer,
-        at now: MonotonicInstant, matchingWith index: MatchingIndex
-    ) -> [PresenceEvent]? {
-        let configuration = configuration
-        // Changed where it lies, as in `recordRepeat`.
-        guard let slot = slotByKey[.bluetooth(facts.device)],
-            let (appeared, present) = slots[slot]?.heardChanged(
-                facts, data: data, payload: payload, at: now, index: index, configuration: configuration)
-        else { return nil }
-        var events: [PresenceEvent] = []
-        announce(appeared, of: .bluetooth(facts.device), present: present, slot: slot, at: now, events: &events)
-        return events
+    /// The merged advertisement of the Bluetooth device recorded last, and
+    /// what it matches at the RSSI of its last report (see
+    /// `TrackedAccessory.matches(at:in:)`): what the monitor shows, read
+    /// without looking the device up again or copying its entry.
+    public func lastRecordedSighting(in index: MatchingIndex) -> (Advertisement, Set<DescriptorMatch>)? {
+        guard lastRecordedSlot < slots.count, let advertisement = slots[lastRecordedSlot]?.advertisement else { return nil }
+        return (advertisement, slots[lastRecordedSlot]!.matches(at: advertisement.rssi.map(Int.init), in: index))
     }
 
     /// Notes a BSS from a scan finished at `now`, matches it against `index`,

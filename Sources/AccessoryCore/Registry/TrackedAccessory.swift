@@ -84,27 +84,23 @@ public struct TrackedAccessory: Sendable {
         return appeared
     }
 
-    /// `heard` for a report whose AD is byte for byte the last of its kind,
-    /// after taking its radio facts; nil, changing nothing, when it is not.
-    mutating func heardAgain(
+    /// `heard` for a clean report of this device: taken as a repeat when its
+    /// AD is byte for byte the last of its kind, else merged in place from
+    /// `parse`; nil, changing nothing, when there is no advertisement yet.
+    mutating func heardKnown(
         _ facts: AdvertisingReportFacts, payload: UnsafeRawBufferPointer, at now: MonotonicInstant,
-        index: MatchingIndex, configuration: PresenceConfiguration
+        index: MatchingIndex, configuration: PresenceConfiguration, parse: () -> AdvertisingData
     ) -> (appeared: Set<DescriptorMatch>, present: Bool)? {
-        guard advertisement?.lastPayload(for: facts, equals: payload) == true else { return nil }
-        advertisement!.note(facts)
-        let appeared = heard(facts, at: now, dataChanged: false, index: index, configuration: configuration)
-        return (appeared, isPresent)
-    }
-
-    /// `heard` for a report whose AD changed, after merging it into the
-    /// advertisement in place; nil, changing nothing, when there is no advertisement yet.
-    mutating func heardChanged(
-        _ facts: AdvertisingReportFacts, data: AdvertisingData, payload: UnsafeRawBufferPointer,
-        at now: MonotonicInstant, index: MatchingIndex, configuration: PresenceConfiguration
-    ) -> (appeared: Set<DescriptorMatch>, present: Bool)? {
-        guard advertisement?.device == facts.device else { return nil }
-        advertisement!.merge(facts, data: data, payload: payload)
-        let appeared = heard(facts, at: now, dataChanged: true, index: index, configuration: configuration)
+        let changed: Bool
+        if advertisement?.lastPayload(for: facts, equals: payload) == true {
+            advertisement!.note(facts)
+            changed = false
+        } else {
+            guard advertisement?.device == facts.device else { return nil }
+            advertisement!.merge(facts, data: parse(), payload: payload)
+            changed = true
+        }
+        let appeared = heard(facts, at: now, dataChanged: changed, index: index, configuration: configuration)
         return (appeared, isPresent)
     }
 

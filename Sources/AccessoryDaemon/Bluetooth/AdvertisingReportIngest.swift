@@ -16,41 +16,34 @@ public final class AdvertisingReportIngest {
     /// Called with an advertisement whose data lost damaged AD structures, and what was lost.
     public var onDamage: ((Advertisement, [ADParsingError]) -> Void)?
 
-    /// Notes a report whose AD is the same bytes its device sent last, and
-    /// says whether it could (see `DiscoveryPipeline.recordRepeat`).
-    private let recordRepeat: ((AdvertisingReportFacts, UnsafeRawBufferPointer) -> Bool)?
-
-    /// Notes a report whose AD changed, parsed into the given data, for a
-    /// device already known, and says whether it could (see `DiscoveryPipeline.recordChanged`).
-    private let recordChanged: ((AdvertisingReportFacts, AdvertisingData, UnsafeRawBufferPointer) -> Bool)?
-    /// What a clean legacy report is parsed into for `recordChanged`: one
+    /// Notes a clean report of a device already known, given its radio
+    /// facts, its AD bytes and a way to parse them, and says whether it could
+    /// (see `DiscoveryPipeline.recordKnown`).
+    private let recordKnown: ((AdvertisingReportFacts, UnsafeRawBufferPointer, () -> AdvertisingData) -> Bool)?
+    /// What a clean legacy report is parsed into for `recordKnown`: one
     /// value for every report, so its storage is reused.
     private var parsed = AdvertisingData()
     private var parseDamage: [ADParsingError] = []
-    /// Whether either fast path is given; kept, since in an unoptimised build
-    /// the `||` that tells it allocates a closure on every report.
-    private let hasFastPaths: Bool
+    /// Whether the fast path is given; kept, since in an unoptimised build
+    /// telling it anew on every report may allocate.
+    private let hasFastPath: Bool
 
-    /// `recordRepeat`, when given, is asked first for every clean legacy
-    /// report: one it takes is neither copied, parsed nor matched again.
-    /// `recordChanged`, when given, is asked next, with the report parsed
-    /// into storage reused from one report to the next: one it takes is not copied.
+    /// `recordKnown`, when given, is asked first for every clean legacy
+    /// report: a repeat it takes is neither copied, parsed nor matched again,
+    /// a change is parsed (only then) into storage reused from one report to
+    /// the next and not copied.
     public init(
         record: @escaping (Advertisement) -> Void,
-        recordRepeat: ((AdvertisingReportFacts, UnsafeRawBufferPointer) -> Bool)? = nil,
-        recordChanged: ((AdvertisingReportFacts, AdvertisingData, UnsafeRawBufferPointer) -> Bool)? = nil
+        recordKnown: ((AdvertisingReportFacts, UnsafeRawBufferPointer, () -> AdvertisingData) -> Bool)? = nil
     ) {
         self.record = record
-        self.recordRepeat = recordRepeat
-        self.recordChanged = recordChanged
-        hasFastPaths = recordRepeat != nil || recordChanged != nil
+        self.recordKnown = recordKnown
+        hasFastPath = recordKnown != nil
     }
 
-    /// Everything into `pipeline`, repeats and changes of known devices by its fast paths.
+    /// Everything into `pipeline`, reports of known devices by its fast path.
     public convenience init(pipeline: DiscoveryPipeline) {
-        self.init(
-            record: { pipeline.record($0) }, recordRepeat: { pipeline.recordRepeat($0, payload: $1) },
-            recordChanged: { pipeline.recordChanged($0, data: $1, payload: $2) })
+        self.init(record: { pipeline.record($0) }, recordKnown: { pipeline.recordKnown($0, payload: $1, parse: $2) })
     }
 
     /// What `ingest` returns for legacy advertising reports it read in place:
@@ -101,11 +94,11 @@ public final class AdvertisingReportIngest {
     }
 
     /// A legacy report read in place: a repeat of a clean payload goes to
-    /// `recordRepeat` as it lies, a changed clean payload of a known device
-    /// to `recordChanged` parsed into reused storage; anything else is
+    /// `recordKnown` as it lies (parsed into reused storage only if it
+    /// changed); anything else, or a device not known yet, is
     /// copied, parsed and recorded.
     private func ingest(_ report: BorrowedLEAdvertisingReport, controller: UInt16?) {
-        if hasFastPaths, AdvertisingDataParser.isClean(report.data),
+        if hasFastPath, AdvertisingDataParser.isClean(report.data),
             recordKnown(report.data, Advertisement.facts(of: report, controllerIndex: controller))
         {
             advertisementCount &+= 1
@@ -116,15 +109,17 @@ public final class AdvertisingReportIngest {
         }
     }
 
-    /// A clean report of a device the pipeline knows, by its fast paths: as
-    /// a repeat, else parsed into `parsed` as a change. False when the device is not known.
+    /// A clean report of a device the pipeline knows, by its fast path: as
+    /// a repeat, else parsed into `parsed` as a change. False, without
+    /// parsing, when the device is not known.
     private func recordKnown(_ payload: UnsafeRawBufferPointer, _ facts: AdvertisingReportFacts) -> Bool {
-        if let recordRepeat, recordRepeat(facts, payload) { return true }
-        guard let recordChanged else { return false }
-        // Clean, so nothing is dropped: there is no damage to count.
-        AdvertisingDataParser.read(bytesAt: payload, into: &parsed, damage: &parseDamage)
-        parseDamage.removeAll(keepingCapacity: true)
-        return recordChanged(facts, parsed, payload)
+        guard let recordKnown else { return false }
+        return recordKnown(facts, payload) {
+            // Clean, so nothing is dropped: there is no damage to count.
+            AdvertisingDataParser.read(bytesAt: payload, into: &parsed, damage: &parseDamage)
+            parseDamage.removeAll(keepingCapacity: true)
+            return parsed
+        }
     }
 
     /// Drops pending fragments of `controller` (its scan restarted or it went away).

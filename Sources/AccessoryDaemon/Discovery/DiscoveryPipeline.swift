@@ -45,37 +45,28 @@ public final class DiscoveryPipeline {
         recorded(advertisement.device, events)
     }
 
-    /// A report whose AD is the same bytes the device sent last of its kind:
-    /// noted without parsing or matching again (see
-    /// `AccessoryRegistry.recordRepeat`). False, doing nothing, when the
-    /// registry does not know the device or its payload changed.
-    public func recordRepeat(_ facts: AdvertisingReportFacts, payload: UnsafeRawBufferPointer) -> Bool {
-        guard let events = registry.recordRepeat(facts, payload: payload, at: clock.now, matchingWith: index) else {
-            return false
-        }
-        recorded(facts.device, events)
-        return true
-    }
-
-    /// A report of a known device whose AD changed, parsed into `data`:
-    /// merged and matched in storage the registry holds (see
-    /// `AccessoryRegistry.recordChanged`). False, doing nothing, when the
-    /// registry does not know the device.
-    public func recordChanged(_ facts: AdvertisingReportFacts, data: AdvertisingData, payload: UnsafeRawBufferPointer) -> Bool {
-        guard let events = registry.recordChanged(facts, data: data, payload: payload, at: clock.now, matchingWith: index)
+    /// A clean report of a known device, in one look-up: a repeat of the AD
+    /// it sent last of its kind is noted without parsing or matching again,
+    /// a changed one parsed by `parse` and merged in storage the registry
+    /// holds (see `AccessoryRegistry.recordKnown`). False, doing nothing,
+    /// when the registry does not know the device.
+    public func recordKnown(
+        _ facts: AdvertisingReportFacts, payload: UnsafeRawBufferPointer, parse: () -> AdvertisingData
+    ) -> Bool {
+        guard let events = registry.recordKnown(facts, payload: payload, at: clock.now, matchingWith: index, parse: parse)
         else { return false }
         recorded(facts.device, events)
         return true
     }
 
     private func recorded(_ device: BluetoothDeviceIdentifier, _ events: [PresenceEvent]) {
-        if !sightingObservers.isEmpty, let tracked = registry[.bluetooth(device)], let merged = tracked.advertisement {
+        if !sightingObservers.isEmpty, let (merged, matches) = registry.lastRecordedSighting(in: index) {
             // Judged on the report's own RSSI, from the candidates the record just kept.
-            let sighting = Sighting.bluetooth(merged, matches: tracked.matches(at: merged.rssi.map(Int.init), in: index))
+            let sighting = Sighting.bluetooth(merged, matches: matches)
             sightingObservers.forEach { $0(sighting) }
         }
-        deliver(events)
-        tellHeard(.bluetooth(device))
+        if !events.isEmpty { deliver(events) }
+        if !heardObservers.isEmpty { tellHeard(.bluetooth(device)) }
     }
 
     public func record(_ network: WiFiNetwork) {

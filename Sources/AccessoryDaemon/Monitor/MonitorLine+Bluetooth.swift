@@ -10,7 +10,7 @@ extension MonitorLine {
     /// several values in the order heard, each as its own `company:hex`).
     /// Written by `MonitorLineEncoder`.
     static func bluetooth(_ advertisement: Advertisement) -> String {
-        var encoder = MonitorLineEncoder()
+        let encoder = MonitorLineEncoder()
         encoder.append(advertisement)
         return String(decoding: encoder.bytes, as: UTF8.self)
     }
@@ -21,7 +21,7 @@ extension MonitorLine {
     /// per UTF-8 byte; invalid UTF-8 keeps printable ASCII and shows every
     /// other byte as `\xNN`.
     static func quoted(_ bytes: [UInt8]) -> String {
-        var encoder = MonitorLineEncoder()
+        let encoder = MonitorLineEncoder()
         encoder.appendQuoted(bytes)
         return String(decoding: encoder.bytes, as: UTF8.self)
     }

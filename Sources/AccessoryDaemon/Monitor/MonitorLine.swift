@@ -5,7 +5,7 @@ import AccessoryCore
 /// ending in ` matches=` and the descriptors matched (`app#id`, sorted) when any.
 public enum MonitorLine {
     public static func format(_ sighting: DiscoveryPipeline.Sighting) -> String {
-        var encoder = MonitorLineEncoder()
+        let encoder = MonitorLineEncoder()
         encoder.append(sighting)
         return String(decoding: encoder.bytes, as: UTF8.self)
     }

@@ -1,19 +1,77 @@
 import AccessoryCore
 
-/// Writes monitor lines as UTF-8 into `bytes`, field by field, without a
+/// Writes monitor lines as UTF-8 into a buffer, field by field, without a
 /// String per field: `--monitor` prints a line for every report heard, and
-/// building Strings cost more than all of discovery. The buffer and the
-/// scratch tables keep their storage from line to line, so a steady stream of
-/// lines allocates nothing. `MonitorLine` documents the format; its String
-/// forms are decoded from these bytes.
-struct MonitorLineEncoder {
-    /// The lines written so far (each `append` adds one, without its newline).
-    var bytes: [UInt8] = []
+/// building Strings cost more than all of discovery. The buffer is memory of
+/// its own, written byte by byte with one bounds check each: an array's
+/// append checked its uniqueness too, and that was a third of the line's cost.
+/// The buffer and the scratch tables keep their storage from line to line,
+/// so a steady stream of lines allocates nothing. `MonitorLine` documents the
+/// format; its String forms are decoded from these bytes.
+final class MonitorLineEncoder {
+    private var storage: UnsafeMutablePointer<UInt8>
+    private var capacity: Int
+    /// How many bytes the lines written so far take.
+    private(set) var count = 0
     private var writtenUUIDs: [BluetoothUUID] = []
     private var matchText: [UInt8] = []
     private var matchRanges: [Range<Int>] = []
 
-    mutating func append(_ sighting: DiscoveryPipeline.Sighting) {
+    init() {
+        capacity = 512
+        storage = .allocate(capacity: capacity)
+    }
+
+    deinit { storage.deallocate() }
+
+    /// The lines written so far (each `append` adds one, without its newline).
+    var bytes: [UInt8] {
+        get { Array(UnsafeBufferPointer(start: storage, count: count)) }
+        set {
+            count = 0
+            newValue.withUnsafeBytes { put(contentsOf: $0) }
+        }
+    }
+
+    /// Calls `body` with the lines written so far, where they lie.
+    func withBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        try body(UnsafeRawBufferPointer(start: storage, count: count))
+    }
+
+    /// Forgets the lines written so far; the storage stays.
+    func removeAll() { count = 0 }
+
+    /// Ends the line with a newline.
+    func appendNewline() { put(UInt8(ascii: "\n")) }
+
+    @inline(__always)
+    private func put(_ byte: UInt8) {
+        if count == capacity { grow(toAtLeast: count + 1) }
+        storage[count] = byte
+        count &+= 1
+    }
+
+    private func put(contentsOf source: UnsafeRawBufferPointer) {
+        guard !source.isEmpty else { return }
+        if count + source.count > capacity { grow(toAtLeast: count + source.count) }
+        UnsafeMutableRawPointer(storage + count).copyMemory(from: source.baseAddress!, byteCount: source.count)
+        count += source.count
+    }
+
+    private func put(contentsOf source: some Sequence<UInt8>) {
+        for byte in source { put(byte) }
+    }
+
+    private func grow(toAtLeast needed: Int) {
+        let larger = Swift.max(needed, capacity * 2)
+        let moved = UnsafeMutablePointer<UInt8>.allocate(capacity: larger)
+        moved.update(from: storage, count: count)
+        storage.deallocate()
+        storage = moved
+        capacity = larger
+    }
+
+    func append(_ sighting: DiscoveryPipeline.Sighting) {
         switch sighting {
         case .bluetooth(let advertisement, let matches):
             append(advertisement)
@@ -27,7 +85,7 @@ struct MonitorLineEncoder {
 
     // MARK: Bluetooth
 
-    mutating func append(_ advertisement: Advertisement) {
+    func append(_ advertisement: Advertisement) {
         let data = advertisement.data
         append("bluetooth ")
         if let index = advertisement.controllerIndex {
@@ -85,7 +143,7 @@ struct MonitorLineEncoder {
     /// `uuids=` as `AdvertisingData.serviceUUIDs` lists them: the complete
     /// list first, then the incomplete one, each UUID once (the ones written
     /// are kept in a scratch list that keeps its storage).
-    private mutating func appendServiceUUIDs(_ data: AdvertisingData) {
+    private func appendServiceUUIDs(_ data: AdvertisingData) {
         writtenUUIDs.removeAll(keepingCapacity: true)
         for complete in [true, false] {
             data.forEachServiceUUID(complete: complete) { uuid in
@@ -98,7 +156,7 @@ struct MonitorLineEncoder {
     }
 
     /// `C0:FF:EE:00:00:01/random`, as `BluetoothDeviceIdentifier.description`.
-    private mutating func append(_ device: BluetoothDeviceIdentifier) {
+    private func append(_ device: BluetoothDeviceIdentifier) {
         let address = device.address.rawValue
         for shift in stride(from: 40, through: 0, by: -8) {
             if shift < 40 { append(":") }
@@ -110,7 +168,7 @@ struct MonitorLineEncoder {
 
     /// The canonical uppercase form, as `BluetoothUUID.description`: `180F`,
     /// `0000FE2C`-style never for a 16-bit alias, 8-4-4-4-12 otherwise.
-    private mutating func append(_ uuid: BluetoothUUID) {
+    private func append(_ uuid: BluetoothUUID) {
         if let short = uuid.shortValue {
             let width = short <= 0xFFFF ? 2 : 4
             for octet in (0..<width).reversed() {
@@ -130,38 +188,38 @@ struct MonitorLineEncoder {
     /// A name from the air in double quotes, always on one line (the rules
     /// are `MonitorLine.quoted`'s). Printable ASCII, what nearly every name
     /// is, is copied as it is; anything else goes the Unicode way.
-    mutating func appendQuoted(_ name: [UInt8]) {
+    func appendQuoted(_ name: [UInt8]) {
         name.withUnsafeBytes { appendQuoted($0) }
     }
 
-    mutating func appendQuoted(_ name: UnsafeRawBufferPointer) {
+    func appendQuoted(_ name: UnsafeRawBufferPointer) {
         append("\"")
         if name.allSatisfy({ $0 >= 0x20 && $0 <= 0x7E && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }) {
-            bytes.append(contentsOf: name)
+            put(contentsOf: name)
         } else if name.allSatisfy({ $0 >= 0x20 && $0 <= 0x7E }) {
             for byte in name {
-                if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { bytes.append(UInt8(ascii: "\\")) }
-                bytes.append(byte)
+                if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { put(UInt8(ascii: "\\")) }
+                put(byte)
             }
         } else if let text = String(validating: name, as: UTF8.self) {
             for scalar in text.unicodeScalars {
                 if scalar == "\"" || scalar == "\\" {
-                    bytes.append(UInt8(ascii: "\\"))
-                    bytes.append(UInt8(truncatingIfNeeded: scalar.value))
+                    put(UInt8(ascii: "\\"))
+                    put(UInt8(truncatingIfNeeded: scalar.value))
                 } else if Self.isEscaped(scalar) {
                     for byte in UTF8.encode(scalar)! { appendEscaped(byte) }
                 } else {
-                    bytes.append(contentsOf: UTF8.encode(scalar)!)
+                    put(contentsOf: UTF8.encode(scalar)!)
                 }
             }
         } else {
             for byte in name {
                 switch byte {
                 case UInt8(ascii: "\""), UInt8(ascii: "\\"):
-                    bytes.append(UInt8(ascii: "\\"))
-                    bytes.append(byte)
+                    put(UInt8(ascii: "\\"))
+                    put(byte)
                 case 0x20...0x7E:
-                    bytes.append(byte)
+                    put(byte)
                 default:
                     appendEscaped(byte)
                 }
@@ -178,7 +236,7 @@ struct MonitorLineEncoder {
         }
     }
 
-    private mutating func appendEscaped(_ byte: UInt8) {
+    private func appendEscaped(_ byte: UInt8) {
         append("\\x")
         appendHexByte(byte, uppercase: false)
     }
@@ -187,7 +245,7 @@ struct MonitorLineEncoder {
 
     /// ` matches=` and the descriptors matched, by their descriptions
     /// (`app#id`) sorted as Strings sort; nothing when none matched.
-    mutating func append(_ matches: Set<DescriptorMatch>) {
+    func append(_ matches: Set<DescriptorMatch>) {
         guard !matches.isEmpty else { return }
         append(" matches=")
         matchText.removeAll(keepingCapacity: true)
@@ -210,7 +268,7 @@ struct MonitorLineEncoder {
         matchRanges.sort { text[$0].lexicographicallyPrecedes(text[$1]) }
         for (position, range) in matchRanges.enumerated() {
             if position > 0 { append(",") }
-            bytes.append(contentsOf: text[range])
+            text.withUnsafeBytes { put(contentsOf: UnsafeRawBufferPointer(rebasing: $0[range])) }
         }
     }
 
@@ -218,18 +276,24 @@ struct MonitorLineEncoder {
 
     /// ASCII text given in the source (a literal resolves here, not to the String overload).
     @inline(__always)
-    private mutating func append(_ literal: StaticString) {
-        literal.withUTF8Buffer { for byte in $0 { bytes.append(byte) } }
+    private func append(_ literal: StaticString) {
+        literal.withUTF8Buffer { put(contentsOf: UnsafeRawBufferPointer($0)) }
     }
 
-    private mutating func append(text: String) {
+    private func append(text: String) {
         var text = text
-        text.withUTF8 { bytes.append(contentsOf: $0) }
+        text.withUTF8 { put(contentsOf: UnsafeRawBufferPointer($0)) }
     }
 
-    private mutating func appendDecimal(_ value: Int) {
-        if value < 0 { bytes.append(UInt8(ascii: "-")) }
-        Self.appendDecimal(UInt64(value.magnitude), to: &bytes)
+    private func appendDecimal(_ value: Int) {
+        if value < 0 { put(UInt8(ascii: "-")) }
+        let magnitude = UInt64(value.magnitude)
+        var divisor: UInt64 = 1
+        while magnitude / divisor >= 10 { divisor *= 10 }
+        repeat {
+            put(UInt8(ascii: "0") + UInt8(magnitude / divisor % 10))
+            divisor /= 10
+        } while divisor > 0
     }
 
     private static func appendDecimal(_ value: UInt64, to out: inout [UInt8]) {
@@ -241,20 +305,20 @@ struct MonitorLineEncoder {
         } while divisor > 0
     }
 
-    private mutating func appendHex16(_ value: UInt16) {
+    private func appendHex16(_ value: UInt16) {
         appendHexByte(UInt8(truncatingIfNeeded: value >> 8), uppercase: false)
         appendHexByte(UInt8(truncatingIfNeeded: value), uppercase: false)
     }
 
     /// Lowercase hex, no separators, as `hexString`.
-    private mutating func appendHex(_ value: UnsafeRawBufferPointer) {
+    private func appendHex(_ value: UnsafeRawBufferPointer) {
         for byte in value { appendHexByte(byte, uppercase: false) }
     }
 
     @inline(__always)
-    private mutating func appendHexByte(_ byte: UInt8, uppercase: Bool) {
-        bytes.append(Self.hexDigit(byte >> 4, uppercase: uppercase))
-        bytes.append(Self.hexDigit(byte & 0x0F, uppercase: uppercase))
+    private func appendHexByte(_ byte: UInt8, uppercase: Bool) {
+        put(Self.hexDigit(byte >> 4, uppercase: uppercase))
+        put(Self.hexDigit(byte & 0x0F, uppercase: uppercase))
     }
 
     /// Computed, as `hexByte` does: no digit tables chosen by a condition (see there).

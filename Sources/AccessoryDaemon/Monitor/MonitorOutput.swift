@@ -9,7 +9,7 @@ public final class MonitorOutput {
     /// Half a pipe's default buffer: written in one go, and little held back.
     static let flushThreshold = 32 * 1024
 
-    private var encoder = MonitorLineEncoder()
+    private let encoder = MonitorLineEncoder()
     private let sink: (UnsafeRawBufferPointer) -> Void
 
     /// `sink` receives whole lines, each with its newline; stdout by default.
@@ -19,14 +19,14 @@ public final class MonitorOutput {
 
     public func write(_ sighting: DiscoveryPipeline.Sighting) {
         encoder.append(sighting)
-        encoder.bytes.append(UInt8(ascii: "\n"))
-        if encoder.bytes.count >= Self.flushThreshold { flush() }
+        encoder.appendNewline()
+        if encoder.count >= Self.flushThreshold { flush() }
     }
 
     /// Hands every waiting line to the sink.
     public func flush() {
-        guard !encoder.bytes.isEmpty else { return }
-        encoder.bytes.withUnsafeBytes { sink($0) }
-        encoder.bytes.removeAll(keepingCapacity: true)
+        guard encoder.count > 0 else { return }
+        encoder.withBytes { sink($0) }
+        encoder.removeAll()
     }
 }

@@ -10,11 +10,11 @@ import TestSupport
 @Suite struct MonitorLineEncoderTests {
     @Test func agreesWithTheStringFormatterOnRandomAdvertisements() {
         var random = SplitMix64(seed: 0x4D4F_4E49)
-        var encoder = MonitorLineEncoder()
+        let encoder = MonitorLineEncoder()
         for _ in 0..<3000 {
             let advertisement = Self.advertisement(&random)
             let matches = Self.matches(&random)
-            encoder.bytes.removeAll(keepingCapacity: true)
+            encoder.removeAll()
             encoder.append(.bluetooth(advertisement, matches: matches))
             let expected = Reference.bluetooth(advertisement) + Reference.suffix(matches)
             #expect(encoder.bytes == Array(expected.utf8), "\(advertisement)")
@@ -23,9 +23,9 @@ import TestSupport
     }
 
     @Test func agreesOnEveryHostileName() {
-        var encoder = MonitorLineEncoder()
+        let encoder = MonitorLineEncoder()
         for name in Self.hostileNames {
-            encoder.bytes.removeAll(keepingCapacity: true)
+            encoder.removeAll()
             encoder.appendQuoted(name)
             #expect(encoder.bytes == Array(Reference.quoted(name).utf8), "\(name)")
         }
@@ -35,7 +35,7 @@ import TestSupport
     /// line left behind never leaks into the next.
     @Test func linesAfterOneAnotherAreEachTheirOwn() {
         var random = SplitMix64(seed: 77)
-        var encoder = MonitorLineEncoder()
+        let encoder = MonitorLineEncoder()
         var expected: [UInt8] = []
         for _ in 0..<200 {
             let advertisement = Self.advertisement(&random)
