@@ -128,6 +128,10 @@ def prepare_sensor(state):
     """btvirt's controllers through hci_uart (hci0: the gateway's, hci1: the sensor's), lab-peripheral on hci1."""
     shared.say("bluetooth: btvirt -s, hci-uart-bridge: 2 LE controllers on hci_uart (hci0: the gateway's, "
                "hci1: the sensor's)")
+    # Every HCI packet of both controllers, for the evidence (the host decodes it: btmon -r);
+    # the monitor socket needs the Bluetooth core loaded, which hci_uart brings.
+    shared.sh(["modprobe", "hci_uart"], check=True)
+    shared.spawn("btmon", ["btmon", "-w", os.path.join(shared.LOGS, "btmon.btsnoop")])
     addresses = start_bluetooth()
     state["sensor_address"] = addresses[1]
     state["peripheral"] = shared.spawn("lab-peripheral", ["lab-peripheral", "serve", "--controller", "hci1",
