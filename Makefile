@@ -52,9 +52,11 @@ build: build-deps
 ## Tests: Core, codecs and host integration first (fast), a short pass of every
 ## fuzz target, then the lab, a few power cuts, then the system tier (the package
 ## installed and booted, as users meet it).
-# The arm64 tier (Tests/System/arm64/README.md) is part of it: test-with-arm64 below.
-# `make test ARM64_TIER=no` leaves it out (the amd64 tiers only, about 10 minutes less).
-ARM64_TIER ?= yes
+# The arm64 tier (Tests/System/arm64/README.md) joins with `make test ARM64_TIER=yes`
+# (test-with-arm64 below). It is not the default yet: its app-sensor check still fails
+# (the LE connection between the emulated controllers times out), and its preparation
+# has not been measured inside the 60-minute budget on an idle machine.
+ARM64_TIER ?= no
 test: $(if $(filter yes,$(ARM64_TIER)),test-with-arm64,unit-test fuzz-smoke lab-test power-cut-test system-test)
 
 power-cut-test:
