@@ -72,17 +72,20 @@ class Browser:
         try:
             return WebDriverWait(self.driver, timeout, poll_frequency=0.5).until(condition)
         except TimeoutException:
-            self.shot(f"timeout-{what.replace(' ', '-')[:40]}")
+            # No second wait for the frame here: after one timeout the verdict must still
+            # reach the guest within its limit.
+            self.shot(f"timeout-{what.replace(' ', '-')[:40]}", back_into_page=False)
             raise AssertionError(f"no {what} within {timeout} s")
 
-    def shot(self, name):
+    def shot(self, name, back_into_page=True):
         self.driver.switch_to.default_content()
         path = os.path.join(self.out, f"{name}.png")
         self.driver.save_screenshot(path)
-        try:
-            self.page()
-        except Exception:
-            pass
+        if back_into_page:
+            try:
+                self.page()
+            except Exception:
+                pass
         return path
 
     def page(self):
