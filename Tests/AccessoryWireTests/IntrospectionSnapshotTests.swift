@@ -4,7 +4,8 @@ import Testing
 /// What `Introspect` answered on each object before the service became one
 /// handler per interface, kept byte for byte: the contract on the bus does
 /// not change when the code behind it is rearranged. A deliberate change of
-/// the API changes these texts in the same commit.
+/// the API changes these texts in the same commit (as the product images and
+/// the seconds left did: Admin1's rows, PickerAgent1's RequestAdded and CandidateAdded).
 @Suite struct IntrospectionSnapshotTests {
     @Test func root() { #expect(IntrospectionXML.root == Self.root) }
     @Test func session() { #expect(IntrospectionXML.session == Self.session) }
@@ -21,8 +22,8 @@ import Testing
             <method name="EndPersistentSessions"><arg name="ended" type="u" direction="out"/></method>
           </interface>
           <interface name="org.accessoryagent.Admin1">
-            <method name="ListRequests"><arg name="requests" type="a(ussasu)" direction="out"/></method>
-            <method name="ListCandidates"><arg name="request" type="u" direction="in"/><arg name="candidates" type="a(ussssi)" direction="out"/></method>
+            <method name="ListRequests"><arg name="requests" type="a(ussasuasi)" direction="out"/></method>
+            <method name="ListCandidates"><arg name="request" type="u" direction="in"/><arg name="candidates" type="a(ussssis)" direction="out"/></method>
             <method name="Approve"><arg name="request" type="u" direction="in"/><arg name="candidate" type="u" direction="in"/><arg name="name" type="s" direction="in"/><arg name="accessory" type="o" direction="out"/></method>
             <method name="Deny"><arg name="request" type="u" direction="in"/></method>
             <method name="ListAccessories"><arg name="accessories" type="a(sssss)" direction="out"/></method>
@@ -147,8 +148,8 @@ import Testing
          "http://www.freedesktop.org/standards/dbus/1.0/introspect.dtd">
         <node>
           <interface name="org.accessoryagent.PickerAgent1">
-            <method name="RequestAdded"><arg name="request" type="u" direction="in"/><arg name="app" type="s" direction="in"/><arg name="items" type="as" direction="in"/></method>
-            <method name="CandidateAdded"><arg name="request" type="u" direction="in"/><arg name="candidate" type="u" direction="in"/><arg name="item" type="s" direction="in"/><arg name="name" type="s" direction="in"/><arg name="identity" type="s" direction="in"/><arg name="rssi" type="i" direction="in"/></method>
+            <method name="RequestAdded"><arg name="request" type="u" direction="in"/><arg name="app" type="s" direction="in"/><arg name="items" type="as" direction="in"/><arg name="images" type="as" direction="in"/></method>
+            <method name="CandidateAdded"><arg name="request" type="u" direction="in"/><arg name="candidate" type="u" direction="in"/><arg name="item" type="s" direction="in"/><arg name="name" type="s" direction="in"/><arg name="identity" type="s" direction="in"/><arg name="rssi" type="i" direction="in"/><arg name="image" type="s" direction="in"/></method>
             <method name="RequestEnded"><arg name="request" type="u" direction="in"/><arg name="outcome" type="s" direction="in"/></method>
             <method name="Release"/>
           </interface>

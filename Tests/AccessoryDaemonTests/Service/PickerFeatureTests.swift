@@ -173,8 +173,8 @@ import TestSupport
         let grant = try #require(h.store.grants.values.first)
         #expect(agentSaid == """
             ok
-            RequestAdded 1 acme [Acme sensor]
-            CandidateAdded 1 1 Acme sensor Acme 30 C0:FF:EE:00:00:30/public -50
+            RequestAdded 1 acme [Acme sensor] [\(Self.image)]
+            CandidateAdded 1 1 Acme sensor Acme 30 C0:FF:EE:00:00:30/public -50 \(Self.image)
             approve \(BusNames.path(of: grant.accessory))
             RequestEnded 1 approved
 

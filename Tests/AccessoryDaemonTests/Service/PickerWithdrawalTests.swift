@@ -78,7 +78,7 @@ import TestSupport
                                    ["until", "PickerDidDismiss"]], as: "nobody")
         #expect(app.hasSuffix(Self.withdrawn))
         // Told as when the app's session ends: the app no longer asks.
-        #expect(h.finish(agent) == "ok\nRequestAdded 1 acme [Acme sensor]\nRequestEnded 1 cancelled\n")
+        #expect(h.finish(agent) == "ok\nRequestAdded 1 acme [Acme sensor] []\nRequestEnded 1 cancelled\n")
     }
 
     @Test func aMigrationRequestIsWithdrawnAlike() throws {

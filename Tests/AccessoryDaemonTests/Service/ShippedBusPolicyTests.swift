@@ -73,7 +73,7 @@ extension ShippedBusPolicyTests {
         for _ in 0..<400 where process.isRunning { _ = loop.runOnce(timeout: .milliseconds(50)) }
         if process.isRunning { process.terminate() }
         process.waitUntilExit()
-        #expect(String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self) == "RequestAdded 3 sensor-logger [Battery sensor]\n")
+        #expect(String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self) == "RequestAdded 3 sensor-logger [Battery sensor] []\n")
         #expect(String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self) == "")
     }
 }
