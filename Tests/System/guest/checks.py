@@ -1435,11 +1435,17 @@ def check_wake_flapping(state):
         set_advertising(1, True)
         appearances.append(time.monotonic())
         time.sleep(FLAP_ON)
-    # An app with a session is told, not woken: the last appearance waits for the service's end.
-    wait_until(lambda: active_state(WAKE_SERVICE) in ("inactive", "failed"), 240, f"{WAKE_SERVICE} to end")
-    started_before = wake_service_started()
-    set_advertising(1, False)
-    time.sleep(FLAP_OFF)
+    # An app with a session is told, not woken: the last appearance waits for the service's end,
+    # and is tried again if a wake held from the flapping came while the sensor was leaving.
+    for _ in range(3):
+        wait_until(lambda: active_state(WAKE_SERVICE) in ("inactive", "failed"), 240, f"{WAKE_SERVICE} to end")
+        started_before = wake_service_started()
+        count = len(wakes_of(accessory))
+        set_advertising(1, False)
+        time.sleep(FLAP_OFF)
+        if len(wakes_of(accessory)) == count and wake_service_started() == started_before:
+            break
+        say("wake-flapping: a held wake came while the sensor was leaving; once more")
     last_cursor = journal_cursor()
     set_advertising(1, True)
     appeared = time.monotonic()
