@@ -1241,8 +1241,12 @@ def set_advertising(index, enable):
     opcode = (0x08 << 10) | 0x000A
     with socket.socket(socket.AF_BLUETOOTH, socket.SOCK_RAW, socket.BTPROTO_HCI) as hci:
         hci.bind((index,))
-        hci.send(struct.pack("<BHBB", 1, opcode, 1, 1 if enable else 0))
-        time.sleep(0.2)  # lets the command reach the controller before the socket closes
+        # Twice: in wake-flapping each command seemed to take effect only when the next one
+        # came (the sensor heard while "off", silent after the last "on"); the same state
+        # sent again puts it in place either way.
+        for _ in range(2):
+            hci.send(struct.pack("<BHBB", 1, opcode, 1, 1 if enable else 0))
+            time.sleep(0.2)  # lets the command reach the controller before the socket closes
 
 
 def app_sees_present(accessory):
