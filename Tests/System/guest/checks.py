@@ -1257,8 +1257,12 @@ def set_advertising(index, enable):
     opcode = (0x08 << 10) | 0x000A
     with socket.socket(socket.AF_BLUETOOTH, socket.SOCK_RAW, socket.BTPROTO_HCI) as hci:
         hci.bind((index,))
-        hci.send(struct.pack("<BHBB", 1, opcode, 1, 1 if enable else 0))
-        time.sleep(0.2)  # lets the command reach the controller before the socket closes
+        # Twice, a guess against what wake-flapping saw (the sensor heard while "off", silent
+        # after the last "on": as if each command took effect only at the next); it did not cure
+        # that, and is harmless: the same state again.
+        for _ in range(2):
+            hci.send(struct.pack("<BHBB", 1, opcode, 1, 1 if enable else 0))
+            time.sleep(0.2)  # lets the command reach the controller before the socket closes
 
 
 def app_sees_present(accessory):
@@ -1410,6 +1414,263 @@ def check_wake_removed(state):
     return (f"with the grant, the sensor's absence and return woke the app; accessory {accessory} removed "
             f"(accessoryctl remove): the same absence and return, then 90 s: no APP_WOKEN, {WAKE_SERVICE} not started")
 
+# The documented bound (README, "Waking an app when its accessory appears"): one wake per
+# accessory per 60 s; an appearance inside the wait is held and woken when it ends.
+WAKE_INTERVAL = 60
+# Between the decision and its journal entry are a loop turn and journald's receipt: the
+# only slack the spacing of two APP_WOKEN entries is given below the bound.
+WAKE_ENTRY_SLACK = 1.0
+UNIT_STARTED = "39f53479d3a045ac8e11786248231fbf"   # systemd: a unit's start job finished
+FLAP_SECONDS = 120                                  # the sensor flaps this long: off FLAP_OFF s (longer
+FLAP_OFF, FLAP_ON = 30, 10                          # than presence takes to call it gone here), on FLAP_ON s
+# While the sensor flaps, the woken service only opens its session and exits: a read would
+# connect, and the kernel's scan for that connection takes hci0's scan from accessoryd for a
+# while (accessoryd listens to it, and its watchdog takes it back after ScanWatchdog=), which
+# would hide appearances from it and so from the bound under test.
+FLAP_DROP_IN = f"/run/systemd/system/{WAKE_SERVICE}.d/50-flapping.conf"
+
+
+def wakes_of(accessory, cursor=None):
+    """The monotonic instants (s) of accessoryd's APP_WOKEN entries for `accessory` in this boot."""
+    entries = journal(f"MESSAGE_ID={APP_WOKEN}", "-b", unit=SERVICE, cursor=cursor)
+    return [int(entry["__MONOTONIC_TIMESTAMP"]) / 1e6 for entry in entries
+            if accessory in str(entry.get("MESSAGE", ""))]
+
+
+def wake_service_starts(cursor):
+    """systemd's own record of each start of the woken service since `cursor` (monotonic s)."""
+    entries = journal(f"MESSAGE_ID={UNIT_STARTED}", f"UNIT={WAKE_SERVICE}", "_PID=1", cursor=cursor)
+    return [int(entry["__MONOTONIC_TIMESTAMP"]) / 1e6 for entry in entries]
+
+
+def flapping_service(on):
+    if on:
+        os.makedirs(os.path.dirname(FLAP_DROP_IN), exist_ok=True)
+        with open(FLAP_DROP_IN, "w") as handle:
+            handle.write("[Service]\nExecStart=\nExecStart=/usr/local/bin/accessory-example --woken\n")
+    elif os.path.exists(FLAP_DROP_IN):
+        os.unlink(FLAP_DROP_IN)
+    sh(["systemctl", "daemon-reload"], timeout=120, check=True)
+
+
+def check_wake_flapping(state):
+    """accessoryd restarted (its own scan of hci0, and no wake remembered), the sensor appears and
+    disappears every FLAP_OFF + FLAP_ON s for FLAP_SECONDS while the woken service exits after each
+    wake; then, the service ended, it leaves once more and stays, and the service reads it."""
+    accessory = wake_record()["accessory"]
+    wait_until(lambda: active_state(WAKE_SERVICE) in ("inactive", "failed"), 240, f"{WAKE_SERVICE} to end")
+    flapping_service(True)
+    cursor = journal_cursor()
+    try:
+        sh(["systemctl", "restart", SERVICE], timeout=120, check=True)
+        assert wait_active(120) == "active", f"accessoryd did not come back after a restart: {service_summary()}"
+        appearances = []
+        started = time.monotonic()
+        say(f"wake-flapping: the sensor off {FLAP_OFF} s / on {FLAP_ON} s for {FLAP_SECONDS} s, no session open")
+        while time.monotonic() - started < FLAP_SECONDS:
+            set_advertising(1, False)
+            time.sleep(FLAP_OFF)
+            set_advertising(1, True)
+            appearances.append(time.monotonic())
+            time.sleep(FLAP_ON)
+    finally:
+        flapping_service(False)
+    # An app with a session is told, not woken: the last appearance waits for the service's end,
+    # and is tried again if a wake held from the flapping came while the sensor was leaving.
+    for _ in range(3):
+        wait_until(lambda: active_state(WAKE_SERVICE) in ("inactive", "failed"), 240, f"{WAKE_SERVICE} to end")
+        started_before = wake_service_started()
+        count = len(wakes_of(accessory, cursor))
+        set_advertising(1, False)
+        time.sleep(FLAP_OFF)
+        if len(wakes_of(accessory, cursor)) == count and wake_service_started() == started_before:
+            break
+        say("wake-flapping: a held wake came while the sensor was leaving; once more")
+    last_cursor = journal_cursor()
+    set_advertising(1, True)
+    appeared = time.monotonic()
+    appearances.append(appeared)
+    previous = wakes_of(accessory, cursor)
+    if previous:
+        say(f"wake-flapping: the sensor is back for good, {appeared - previous[-1]:.1f} s after the last wake")
+    wait_woken(accessory, last_cursor, started_before)
+    woken = wakes_of(accessory, cursor)
+    starts = wake_service_starts(cursor)
+    spacing = [round(later - earlier, 1) for earlier, later in zip(woken, woken[1:])]
+    offered = [round(instant - started, 1) for instant in appearances]
+    at = [round(instant - started, 1) for instant in woken]
+    say(f"wake-flapping: appearances at {offered} s; APP_WOKEN at {at} s; spacing {spacing} s; "
+        f"{len(starts)} starts of {WAKE_SERVICE}")
+    assert len(starts) >= 2, f"systemd started {WAKE_SERVICE} {len(starts)} times: the flapping woke nothing"
+    short = [gap for gap in spacing if gap < WAKE_INTERVAL - WAKE_ENTRY_SLACK]
+    assert not short, (f"two wakes of the app for {accessory} {min(short)} s apart, inside the "
+                       f"{WAKE_INTERVAL} s bound (appearances at {offered} s, wakes at {at} s)")
+    assert len(starts) <= len(woken), \
+        f"{WAKE_SERVICE} was started {len(starts)} times but accessoryd woke it {len(woken)} times"
+    # A wake not right after an appearance: one held through the wait and woken when it ended.
+    held = [round(w - max(a for a in appearances if a <= w), 1) for w in woken
+            if any(a <= w for a in appearances) and w - max(a for a in appearances if a <= w) > FLAP_ON / 2]
+    return (f"{len(appearances)} appearances at {offered} s: {len(woken)} wakes (APP_WOKEN) at {at} s, spacing "
+            f"{spacing} s (bound {WAKE_INTERVAL} s), {WAKE_SERVICE} started {len(starts)} times by systemd; "
+            f"wakes held past their appearance by {held} s; the last appearance woken, the service read "
+            f"\"{SENSOR_VALUE}\"")
+
+
+# ---------------------------------------------------------------------------------------------
+# accessory-mqtt (rpi): the bridge's package beside accessoryd, Debian's mosquitto as the home
+# broker on this host. The administrator widens the bridge's manifest to the sensor, enables the
+# unit, and approves the sensor for it; the broker then holds what Home Assistant would read.
+
+MQTT_SERVICE = "accessory-mqtt.service"
+MQTT_USER = "accessory-mqtt"
+MQTT_MANIFEST = "/etc/accessoryd/apps.d/accessory-mqtt.conf"
+MQTT_GATEWAY = "gateway"                      # the image's host name: the bridge's default Gateway=
+
+
+def retained(*topics, seconds=5):
+    """What the broker holds retained under `topics`: {topic: payload} (mosquitto_sub)."""
+    argv = ["mosquitto_sub", "-h", "localhost", "--retained-only", "-W", str(seconds), "-F", "%t %p"]
+    for topic in topics:
+        argv += ["-t", topic]
+    found = {}
+    for line in sh(argv, timeout=seconds + 30).stdout.splitlines():
+        topic, _, payload = line.partition(" ")
+        found[topic] = payload
+    return found
+
+
+def main_uid(unit):
+    pid = int(unit_properties(unit, "MainPID")["MainPID"])
+    if pid <= 0:
+        return None
+    with open(f"/proc/{pid}/status") as handle:
+        return re.search(r"^Uid:\s+(\d+)", handle.read(), re.M).group(1)
+
+
+def exposure(unit):
+    text = sh(["systemd-analyze", "security", "--no-pager", unit], timeout=120).stdout
+    match = re.search(r"Overall exposure level for \S+: ([0-9.]+) (\S+)", text)
+    return f"{match.group(1)} {match.group(2)}" if match else "?"
+
+
+def sensor_on_air(state):
+    """The sensor advertising on hci1 in this boot (wake-reboot started it, or now)."""
+    if "peripheral" in state:
+        return
+    if wait_active(120) != "active":
+        start_by_hand_to_go_on()
+    start_bluetooth()
+    state["peripheral"] = spawn("lab-peripheral", ["lab-peripheral", "serve", "--controller", "hci1",
+                                                   "--value", SENSOR_VALUE])
+    wait_until(lambda: "serving hci1" in log_text("lab-peripheral"), 60, "the sensor to advertise on hci1")
+
+
+def check_mqtt_bridge(state):
+    assert active_state("mosquitto.service") == "active", \
+        f"Debian's mosquitto (the home broker) is {active_state('mosquitto.service')}"
+    sensor_on_air(state)
+    # An accessory is granted to one app at a time (never offered while another holds it): the
+    # administrator moves the sensor from sensor-logger, whose checks are done, to the bridge.
+    try:
+        with open(WAKE_STATE) as handle:
+            held = json.load(handle)["accessory"]
+    except FileNotFoundError:
+        held = None
+    if held and held in sh(["accessoryctl", "accessories"], timeout=30).stdout:
+        removed = sh(["accessoryctl", "remove", held], timeout=60)
+        assert removed.returncode == 0, f"accessoryctl remove {held} exited {removed.returncode}: {removed.stderr.strip()}"
+    # The administrator's part: the sensor's service UUID in a copy of the shipped manifest.
+    with open("/usr/share/accessoryd/apps.d/accessory-mqtt.conf") as handle:
+        shipped = handle.read()
+    os.makedirs(os.path.dirname(MQTT_MANIFEST), exist_ok=True)
+    widened = re.sub(r"^ServiceUUIDs=(.*)$", rf"ServiceUUIDs=\1 {SENSOR_SERVICE}", shipped, flags=re.M)
+    # KNOWN BUG, worked around here: the shipped manifest's Unit= never matches under
+    # accessoryd's own unit (ProtectProc=invisible hides the caller's /proc entry, so its unit
+    # is unknown and a manifest with Unit= matches no caller: "Refused a session to a caller
+    # without an app manifest"). Without Unit= the bridge's own user names it.
+    widened = re.sub(r"^Unit=.*\n", "", widened, flags=re.M)
+    with open(MQTT_MANIFEST, "w") as handle:
+        handle.write(widened)
+    sh(["systemctl", "reload", SERVICE], timeout=60, check=True)
+    sh(["systemctl", "enable", "--now", MQTT_SERVICE], timeout=120, check=True)
+    wait_until(lambda: retained(f"accessory-mqtt/{MQTT_GATEWAY}/status").get(
+        f"accessory-mqtt/{MQTT_GATEWAY}/status") == "online", 120, "the bridge's birth message (status online)",
+        interval=3)
+    uid = main_uid(MQTT_SERVICE)
+    expected = sh(["id", "-u", MQTT_USER]).stdout.strip()
+    assert uid == expected, f"{MQTT_SERVICE} runs as uid {uid}, not {MQTT_USER}'s {expected}"
+    # A picker as the bridge's user (the bridge shows none itself), approved at the console.
+    pick = "system-test-mqtt-pick"
+    sh(["systemd-run", "--unit", pick, "--collect", "-p", f"User={MQTT_USER}", "-p", f"Group={MQTT_USER}",
+        "/usr/local/bin/accessory-example", "--bluetooth-service", SENSOR_SERVICE, "--name-substring", "Lab Sensor"],
+       check=True)
+    try:
+        accessory = approve("Lab Sensor")
+    finally:
+        wait_until(lambda: active_state(f"{pick}.service") in ("inactive", "failed"), 120, "the picker to end")
+    base = f"accessory-mqtt/{MQTT_GATEWAY}/accessory/{accessory}"
+    node = f"accessory-mqtt_{MQTT_GATEWAY}"
+
+    def published():
+        found = retained("homeassistant/#", f"{base}/#")
+        tracker = [t for t in found if t.startswith(f"homeassistant/device_tracker/{node}/") and accessory in t]
+        rssi = [t for t in found if t.startswith(f"homeassistant/sensor/{node}/") and accessory in t
+                and "rssi" in t.lower()]
+        presence = found.get(f"{base}/presence", "")
+        if tracker and rssi and '"home"' in presence and '"rssi"' in presence:
+            return found, tracker[0], rssi[0]
+        state["mqtt_last"] = found
+        return None
+    try:
+        found, tracker, rssi = wait_until(published, 180, f"the discovery configs and presence of {accessory} "
+                                          "retained at the broker", interval=5)
+    except Timeout as error:
+        seen = sorted(state.get("mqtt_last", {}))
+        raise CheckFailed(f"{error}; retained: {seen}")
+    say("\n".join(f"{topic} {payload}" for topic, payload in sorted(found.items())))
+    config = json.loads(found[tracker])
+    assert config.get("source_type") == "bluetooth_le", f"{tracker}: source_type is {config.get('source_type')!r}"
+    presence = json.loads(found[f"{base}/presence"])
+    assert presence.get("gateway") == MQTT_GATEWAY and isinstance(presence.get("rssi"), int), \
+        f"{base}/presence: {found[f'{base}/presence']}"
+    state["mqtt_accessory"] = accessory
+    return (f"{MQTT_SERVICE} runs as {MQTT_USER} (uid {uid}); {accessory} approved for it; retained at "
+            f"Debian's mosquitto: {tracker} (source_type bluetooth_le), {rssi}, {base}/presence "
+            f"{found[f'{base}/presence']}; systemd-analyze security: {MQTT_SERVICE} {exposure(MQTT_SERVICE)} "
+            f"(accessoryd.service {exposure(SERVICE)})")
+
+
+def check_mqtt_purge():
+    assert os.path.exists("/usr/sbin/accessory-mqtt"), "accessory-mqtt is not installed"
+    wait_until(lambda: active_state(MQTT_SERVICE) in ("active", "failed"), 120, f"{MQTT_SERVICE} to run")
+    before = unit_properties(MQTT_SERVICE, "MainPID", "ActiveState")
+    pid = int(before["MainPID"])
+    # The administrator's widened manifest is no package's: it goes by hand, as the shipped
+    # manifest says it was made.
+    if os.path.exists(MQTT_MANIFEST):
+        os.unlink(MQTT_MANIFEST)
+    env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
+    done = subprocess.run(["apt-get", "purge", "-y", "-q", "accessory-mqtt"], stdout=subprocess.PIPE,
+                          stderr=subprocess.STDOUT, text=True, timeout=300, env=env)
+    with open(os.path.join(LOGS, "apt-purge-mqtt.log"), "w") as handle:
+        handle.write(done.stdout)
+    say("\n".join(line for line in done.stdout.splitlines() if "Reading database" not in line)[-1500:])
+    assert done.returncode == 0, f"apt-get purge accessory-mqtt exited {done.returncode}: {done.stdout.strip()[-300:]}"
+    warned = [line.strip() for line in done.stdout.splitlines() if "not empty so not removed" in line
+              and "'/usr/share/accessoryd/apps.d'" not in line]
+    assert not warned, f"apt-get purge warned: {' / '.join(warned)}"
+    left = [path for path in ("/etc/accessory-mqtt", "/usr/sbin/accessory-mqtt",
+                              "/usr/share/accessoryd/apps.d/accessory-mqtt.conf",
+                              "/usr/lib/systemd/system/accessory-mqtt.service") if os.path.lexists(path)]
+    assert not left, f"left after purge: {', '.join(left)}"
+    assert not (pid > 0 and os.path.exists(f"/proc/{pid}")), f"accessory-mqtt (pid {pid}) still runs after the purge"
+    after = unit_properties(MQTT_SERVICE, "ActiveState")["ActiveState"]
+    assert after == "inactive", f"{MQTT_SERVICE} is {after} after the purge (it was {before['ActiveState']})"
+    status = retained(f"accessory-mqtt/{MQTT_GATEWAY}/status").get(f"accessory-mqtt/{MQTT_GATEWAY}/status")
+    return (f"apt-get purge accessory-mqtt: /etc/accessory-mqtt, the binary, unit and manifest gone; the bridge "
+            f"({before['ActiveState']}, pid {pid}) stopped, unit inactive; the broker now holds status {status!r}")
+
+
 # ---------------------------------------------------------------------------------------------
 # The checks by name: what each runs, and whether it needs the accessories (radios, access
 # points, the sensor, the uplink) set up first. The runner's profile table says which run
@@ -1444,6 +1705,9 @@ CHECKS = {
     "wake": (lambda ctx: check_wake(ctx.state), True),
     "wake-reboot": (lambda ctx: check_wake_reboot(ctx.state), False),
     "wake-removed": (lambda ctx: check_wake_removed(ctx.state), False),
+    "wake-flapping": (lambda ctx: check_wake_flapping(ctx.state), False),
+    "mqtt-bridge": (lambda ctx: check_mqtt_bridge(ctx.state), False),
+    "mqtt-purge": (lambda ctx: check_mqtt_purge(), False),
 }
 
 
