@@ -1642,6 +1642,10 @@ def check_mqtt_bridge(state):
 
 def check_mqtt_purge():
     assert os.path.exists("/usr/sbin/accessory-mqtt"), "accessory-mqtt is not installed"
+    if active_state(MQTT_SERVICE) != "active":
+        # mqtt-bridge (which enables it) runs only when named: start the bridge here, so that
+        # the purge is shown to stop a running bridge either way.
+        sh(["systemctl", "start", MQTT_SERVICE], timeout=120)
     wait_until(lambda: active_state(MQTT_SERVICE) in ("active", "failed"), 120, f"{MQTT_SERVICE} to run")
     before = unit_properties(MQTT_SERVICE, "MainPID", "ActiveState")
     pid = int(before["MainPID"])
