@@ -105,6 +105,7 @@ class PickerTests(LabTestCase):
         request, listing = self.wait_for_candidate(self.sensor)
         # As the README shows it.
         self.assertRegex(listing, rf"request {request}: gateway-shell asks for \"Acme sensor\"\n"
+                                  rf"  discovery ends in [0-9]+ s\n"
                                   rf"  CANDIDATE +ITEM +DEVICE +KIND +ADDRESS/SSID +RSSI\n"
                                   rf"  1 +Acme sensor +Acme 2F1 +bluetooth +{self.sensor}/public +none\n")
         approved = self.ctl("approve", request, "1")
