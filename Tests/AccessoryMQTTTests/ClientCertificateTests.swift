@@ -53,8 +53,10 @@ struct ClientCertificateTests {
             configuration: BrokerTests.configuration(port: broker.port, gateway: "attic", extra: "CAFile=\(pki.path("ca.pem"))"),
             busAddress: nil)
         #expect(refused.waitForLog("cannot connect to the broker at 127.0.0.1:\(broker.port) (TLS)"), "\(refused.log)")
-        // OpenSSL's reason, through libmosquitto's log: TLS 1.3 says it in an alert after the handshake.
-        #expect(refused.waitForLog("certificate required"), "\(refused.log)")
+        // OpenSSL's own reason ("certificate required", a TLS 1.3 alert after the handshake) is
+        // not asserted: libmosquitto reports it only when it reads the alert before its own write
+        // fails, and a CI run saw every retry end in "Protocol error" or "Bad file descriptor"
+        // instead. The refusal itself, named as a TLS failure, is asserted above.
         #expect(refused.isRunning)
         #expect(try broker.retained(extra: tls)["accessory-mqtt/attic/status"] == nil)
     }
