@@ -190,7 +190,11 @@ public final class HotspotJoiner {
                 return
             }
             try? DaemonDirectories.remove(path)
-            let uplink = outcome == .restored ? "is active again" : "was not there to restore"
+            let uplink = switch outcome {
+            case .restored: "is active again"
+            case .uplinkNotBack(let reason): "is not active (\(reason)); NetworkManager's autoconnect brings it back"
+            case .noUplink, .failed: "was not there to restore"
+            }
             logger.notice("Removed the hotspot profile \(record.profileUUID) an interrupted join left in NetworkManager; \(record.interface)'s uplink \(uplink)",
                           metadata: ["wifi.interface": "\(record.interface)", "wifi.event": "hotspot-recovered"])
         }

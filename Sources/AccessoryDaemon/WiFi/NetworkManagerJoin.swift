@@ -316,8 +316,12 @@ public final class NetworkManagerJoin: ActiveHotspotJoin {
             let uplink = outcome == .restored ? "uplink active again" : "no uplink to restore"
             logger.info("Left the hotspot on \(interface); NetworkManager's profile removed, \(uplink)",
                         metadata: ["wifi.interface": "\(interface)", "wifi.event": "hotspot-left"])
+        case .uplinkNotBack(let reason):
+            try? DaemonDirectories.remove(recordPath)
+            logger.warning("Left the hotspot on \(interface); NetworkManager's profile removed, but the uplink is not active (\(reason)); NetworkManager's autoconnect brings it back",
+                           metadata: ["wifi.interface": "\(interface)", "wifi.event": "hotspot-uplink-not-back"])
         case .failed(let reason):
-            logger.warning("Left the hotspot on \(interface) but could not restore everything (\(reason)); the next start retries",
+            logger.warning("Left the hotspot on \(interface) but could not remove NetworkManager's profile (\(reason)); the next start retries",
                            metadata: ["wifi.interface": "\(interface)", "wifi.event": "hotspot-restore-failed"])
         }
         release()

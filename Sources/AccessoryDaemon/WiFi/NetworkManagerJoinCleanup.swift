@@ -10,6 +10,12 @@ import AccessoryRadios
 /// (or `uplinkWait` has passed); without one (blocking client), once
 /// NetworkManager accepted its activation.
 ///
+/// Only the profile is the join's own: once it is gone nothing of the join
+/// is left to undo, and an uplink that does not come back (its access point
+/// slow or away) is NetworkManager's to retry, as it does for any profile
+/// that autoconnects. That outcome is `uplinkNotBack`, not `failed`: the
+/// record is not kept for a next start that would only race NetworkManager.
+///
 /// The same steps run on the loop (a leave) and blocking (a crash's
 /// leftovers at the next start, the daemon stopping): the client decides.
 final class NetworkManagerJoinCleanup {
@@ -18,6 +24,9 @@ final class NetworkManagerJoinCleanup {
         /// The profile is gone but there was no uplink to bring back, it no longer
         /// exists, or another connection has taken the interface since.
         case noUplink
+        /// The profile is gone; the uplink is not active (yet), for the reason given.
+        case uplinkNotBack(String)
+        /// The profile may still be there: the record is kept for the next start.
         case failed(String)
     }
 
@@ -66,12 +75,12 @@ final class NetworkManagerJoinCleanup {
                 if case .failure(.notFound) = device, retryLater({ [weak self] in self?.restoreUplink() }) {
                     return  // a NetworkManager that just (re)started adds its devices shortly
                 }
-                if case .failure(let error) = device { end(.failed("cannot find \(record.interface) in NetworkManager: \(error)")) }
+                if case .failure(let error) = device { end(.uplinkNotBack("cannot find \(record.interface) in NetworkManager: \(error)")) }
                 return
             }
             client.objectPathProperty(device, NetworkManagerClient.deviceInterface, "ActiveConnection") { [self] active in
                 switch active {
-                case .failure(let error): end(.failed("cannot read \(record.interface)'s active connection: \(error)"))
+                case .failure(let error): end(.uplinkNotBack("cannot read \(record.interface)'s active connection: \(error)"))
                 case .success(let path) where path != "/":
                     client.activeConnection(path) { [self] running in
                         switch running {
@@ -95,10 +104,10 @@ final class NetworkManagerJoinCleanup {
 
     private func activateUplink(device: String) {
         activations += 1
-        guard activations <= 3 else { return end(.failed("the uplink went down again after three activations")) }
+        guard activations <= 3 else { return end(.uplinkNotBack("the uplink went down again after three activations")) }
         client.profile(uuid: record.uplinkUUID) { [self] uplink in
             switch uplink {
-            case .failure(let error): end(.failed("cannot look for the uplink's profile: \(error)"))
+            case .failure(let error): end(.uplinkNotBack("cannot look for the uplink's profile: \(error)"))
             case .success(nil): end(.noUplink)
             case .success(let path?):
                 client.activate(path, device: device) { [self] activated in
@@ -107,7 +116,7 @@ final class NetworkManagerJoinCleanup {
                         // A NetworkManager that just restarted has not made the device available
                         // yet: not an activation that went down, so it is not counted as one.
                         activations -= 1
-                    case .failure(let error): end(.failed("cannot activate the uplink again: \(error)"))
+                    case .failure(let error): end(.uplinkNotBack("cannot activate the uplink again: \(error)"))
                     case .success(let active): waitForActivated(active)
                     }
                 }
@@ -129,7 +138,7 @@ final class NetworkManagerJoinCleanup {
             case .failure(.notFound): restoreUplink()
             default:
                 guard retryLater({ [weak self] in self?.waitForActivated(active) }) else {
-                    return end(.failed("the uplink did not come back within \(uplinkWait)"))
+                    return end(.uplinkNotBack("the uplink did not come back within \(uplinkWait)"))
                 }
             }
         }

@@ -189,4 +189,67 @@ struct NetworkManagerJoinCleanupTests {
         #expect(activations == 2)
         withExtendedLifetime((standIn, client, cleanup)) {}
     }
+
+    /// Runs a cleanup against a stand-in whose join profile is `profile` (nil: already gone)
+    /// and which answers Delete and ActivateConnection as given.
+    private func cleanup(profile: String?, delete: BusError?, activate: BusError) throws -> NetworkManagerJoinCleanup.Outcome? {
+        let bus = try PrivateBus()
+        let loop = try EventLoop(pingsWatchdog: false)
+        let standIn = try BusConnection(address: bus.address, loop: loop)
+        try standIn.requestName("org.freedesktop.NetworkManager")
+        let uplink = "5e1f6a2b-3c4d-4e5f-8a9b-0c1d2e3f4a5b"
+        let joinProfile = NetworkManagerJoinRecord.newUUID()
+        try standIn.serve(path: "/", subtree: true) { call, connection in
+            let reply = connection.reply(to: call)!
+            let none = BusError(name: "org.freedesktop.NetworkManager.Settings.InvalidConnection", message: "none")
+            switch call.member ?? "" {
+            case "GetConnectionByUuid":
+                let uuid = (try? call.readString()) ?? ""
+                if uuid == uplink { return .reply(reply.append(objectPath: "/org/freedesktop/NetworkManager/Settings/1")) }
+                guard uuid == joinProfile, let profile else { return .error(none) }
+                return .reply(reply.append(objectPath: profile))
+            case "Delete": return delete.map { .error($0) } ?? .reply(reply)
+            case "GetDeviceByIpIface": return .reply(reply.append(objectPath: "/org/freedesktop/NetworkManager/Devices/1"))
+            case "Get": return .reply(reply.append(variant: .objectPath("/")))
+            case "ActivateConnection": return .error(activate)
+            default: return .error(BusError(name: "org.freedesktop.DBus.Error.UnknownObject", message: "gone"))
+            }
+        }
+        let client = NetworkManagerClient(connection: try BusConnection(address: bus.address, loop: loop), timeout: .seconds(5))
+        let record = NetworkManagerJoinRecord(interface: "lo", profileUUID: joinProfile, uplinkUUID: uplink)
+        var outcome: NetworkManagerJoinCleanup.Outcome?
+        let cleanup = NetworkManagerJoinCleanup(client: client, record: record, scheduler: loop, uplinkWait: .seconds(3))
+        cleanup.run { outcome = $0 }
+        for _ in 0..<100 where outcome == nil { _ = loop.runOnce(timeout: .seconds(1)) }
+        withExtendedLifetime((standIn, client, cleanup)) {}
+        return outcome
+    }
+
+    @Test("the profile gone and the uplink refused: nothing of the join is left, so not a failure to retry")
+    func uplinkRefusedAfterTheProfileWent() throws {
+        let refused = BusError(name: "org.freedesktop.NetworkManager.ConnectionNotAvailable", message: "not available now")
+        let outcome = try cleanup(profile: "/org/freedesktop/NetworkManager/Settings/7", delete: nil, activate: refused)
+        guard case .uplinkNotBack(let reason)? = outcome else {
+            Issue.record("\(String(describing: outcome))")
+            return
+        }
+        #expect(reason.hasPrefix("cannot activate the uplink again: NetworkManager refused ActivateConnection"))
+        // The same when NetworkManager disposed of the volatile profile itself (the hotspot went away).
+        guard case .uplinkNotBack? = try cleanup(profile: nil, delete: nil, activate: refused) else {
+            Issue.record("a profile already gone is not a failure")
+            return
+        }
+    }
+
+    @Test("the profile could not be deleted: a failure, so the record is kept for the next start")
+    func profileNotDeleted() throws {
+        let refused = BusError(name: "org.freedesktop.NetworkManager.Settings.Failed", message: "busy")
+        let outcome = try cleanup(profile: "/org/freedesktop/NetworkManager/Settings/7", delete: refused,
+                                  activate: BusError(name: "org.freedesktop.DBus.Error.Failed", message: "not reached"))
+        guard case .failed(let reason)? = outcome else {
+            Issue.record("\(String(describing: outcome))")
+            return
+        }
+        #expect(reason.hasPrefix("cannot delete the join's profile"))
+    }
 }
