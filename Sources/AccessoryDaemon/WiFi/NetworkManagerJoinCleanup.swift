@@ -56,9 +56,19 @@ final class NetworkManagerJoinCleanup {
             case .success(nil): restoreUplink()
             case .success(let path?):
                 client.delete(profile: path) { [self] deleted in
-                    if case .failure(let error) = deleted { end(.failed("cannot delete the join's profile: \(error)")) } else { restoreUplink() }
+                    if case .failure(let error) = deleted { lookAgain(after: error) } else { restoreUplink() }
                 }
             }
+        }
+    }
+
+    /// A Delete refused because NetworkManager was removing the volatile profile itself
+    /// (the activation failed: it says "Error checking authorization: connection was
+    /// deleted") is no failure: whether the profile is still there decides, not the error.
+    private func lookAgain(after error: NetworkManagerError) {
+        client.profile(uuid: record.profileUUID) { [self] outcome in
+            if case .success(nil) = outcome { return restoreUplink() }
+            end(.failed("cannot delete the join's profile: \(error)"))
         }
     }
 

@@ -191,8 +191,11 @@ struct NetworkManagerJoinCleanupTests {
     }
 
     /// Runs a cleanup against a stand-in whose join profile is `profile` (nil: already gone)
-    /// and which answers Delete and ActivateConnection as given.
-    private func cleanup(profile: String?, delete: BusError?, activate: BusError) throws -> NetworkManagerJoinCleanup.Outcome? {
+    /// and which answers Delete and ActivateConnection as given; `deleteRemoves`: a refused
+    /// Delete still removes the profile (NetworkManager removing it itself meanwhile).
+    private func cleanup(profile: String?, delete: BusError?, deleteRemoves: Bool = false,
+                         activate: BusError) throws -> NetworkManagerJoinCleanup.Outcome? {
+        var profile = profile
         let bus = try PrivateBus()
         let loop = try EventLoop(pingsWatchdog: false)
         let standIn = try BusConnection(address: bus.address, loop: loop)
@@ -208,7 +211,9 @@ struct NetworkManagerJoinCleanupTests {
                 if uuid == uplink { return .reply(reply.append(objectPath: "/org/freedesktop/NetworkManager/Settings/1")) }
                 guard uuid == joinProfile, let profile else { return .error(none) }
                 return .reply(reply.append(objectPath: profile))
-            case "Delete": return delete.map { .error($0) } ?? .reply(reply)
+            case "Delete":
+                if deleteRemoves { profile = nil }
+                return delete.map { .error($0) } ?? .reply(reply)
             case "GetDeviceByIpIface": return .reply(reply.append(objectPath: "/org/freedesktop/NetworkManager/Devices/1"))
             case "Get": return .reply(reply.append(variant: .objectPath("/")))
             case "ActivateConnection": return .error(activate)
@@ -251,5 +256,19 @@ struct NetworkManagerJoinCleanupTests {
             return
         }
         #expect(reason.hasPrefix("cannot delete the join's profile"))
+    }
+
+    @Test("Delete refused because NetworkManager removed the profile meanwhile: gone is gone, the uplink comes next")
+    func profileRemovedUnderTheDelete() throws {
+        // What NetworkManager 1.42 answered in the lab after the join's activation failed.
+        let raced = BusError(name: "org.freedesktop.NetworkManager.Settings.Failed",
+                             message: "Error checking authorization: connection was deleted")
+        let outcome = try cleanup(profile: "/org/freedesktop/NetworkManager/Settings/7", delete: raced, deleteRemoves: true,
+                                  activate: BusError(name: "org.freedesktop.NetworkManager.ConnectionNotAvailable", message: "no"))
+        guard case .uplinkNotBack(let reason)? = outcome else {
+            Issue.record("\(String(describing: outcome))")
+            return
+        }
+        #expect(reason.hasPrefix("cannot activate the uplink again"), "the cleanup went on to the uplink")
     }
 }
