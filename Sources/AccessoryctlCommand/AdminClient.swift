@@ -57,7 +57,8 @@ struct AdminClient {
         let reply = try call(method)
         return try decode(method) { () throws(BusError) in
             try PlainArguments(reply).records(of: WireAccessoryRow.self, "accessories").map {
-                AccessorySummary(id: $0.id, app: $0.app, name: $0.name, state: $0.state, identity: $0.identity)
+                AccessorySummary(id: $0.id, app: $0.app, name: $0.name, state: $0.state, identity: $0.identity,
+                                 present: $0.present, secondsSinceHeard: $0.secondsSinceHeard < 0 ? nil : Int($0.secondsSinceHeard))
             }
         }
     }

@@ -46,12 +46,22 @@ enum AdminFormat {
     static func accessories(_ accessories: [AccessorySummary]) -> String {
         guard !accessories.isEmpty else { return "no accessories\n" }
         let table = TextTable(
-            header: ["ID", "APP", "NAME", "STATE", "ADDRESS/SSID"],
+            header: ["ID", "APP", "NAME", "STATE", "ADDRESS/SSID", "PRESENT", "LAST SEEN"],
             rows: accessories.map {
                 [DisplayText.cell($0.id), DisplayText.cell($0.app), DisplayText.cell($0.name),
-                 DisplayText.cell($0.state), DisplayText.cell($0.identity)]
+                 DisplayText.cell($0.state), DisplayText.cell($0.identity), $0.present ? "yes" : "no", lastSeen($0.secondsSinceHeard)]
             })
         return table.lines().joined(separator: "\n") + "\n"
+    }
+
+    /// `12 s ago`, `4 min ago`, `3 h ago`; `-` when not heard since accessoryd started.
+    static func lastSeen(_ seconds: Int?) -> String {
+        guard let seconds else { return "-" }
+        switch seconds {
+        case ..<120: return "\(seconds) s ago"
+        case ..<7200: return "\(seconds / 60) min ago"
+        default: return "\(seconds / 3600) h ago"
+        }
     }
 
     /// dBm; 127 is HCI's "not available" (as `accessoryd --monitor` shows it).

@@ -51,6 +51,9 @@ struct AccessorySummary: Equatable {
     var name: String
     var state: String
     var identity: String
+    var present: Bool
+    /// nil: not heard since accessoryd started.
+    var secondsSinceHeard: Int?
 }
 
 /// Accessory ids and their object paths (`/org/accessoryagent/accessory/ID`).

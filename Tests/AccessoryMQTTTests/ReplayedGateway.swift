@@ -154,7 +154,7 @@ final class ReplayedGateway {
             "$ACCESSORYCTL" approve 1 1 >/dev/null
             busctl --address="$BUS" call org.accessoryagent /org/accessoryagent org.accessoryagent.Admin1 ListAccessories
             """)
-        // a(sssss) 1 "ID" "accessory-mqtt" "Lab Sensor" "authorized" "…"
+        // a(sssssbi) 1 "ID" "accessory-mqtt" "Lab Sensor" "authorized" "…" true 0
         let fields = result.output.split(separator: "\"")
         guard result.status == 0, fields.count > 1, fields[1].count == 16 else {
             throw BrokerError("approve: \(result.output)\n\(accessorydLog)")

@@ -26,7 +26,7 @@ import Testing
             <method name="ListCandidates"><arg name="request" type="u" direction="in"/><arg name="candidates" type="a(ussssis)" direction="out"/></method>
             <method name="Approve"><arg name="request" type="u" direction="in"/><arg name="candidate" type="u" direction="in"/><arg name="name" type="s" direction="in"/><arg name="accessory" type="o" direction="out"/></method>
             <method name="Deny"><arg name="request" type="u" direction="in"/></method>
-            <method name="ListAccessories"><arg name="accessories" type="a(sssss)" direction="out"/></method>
+            <method name="ListAccessories"><arg name="accessories" type="a(sssssbi)" direction="out"/></method>
             <method name="RemoveAccessory"><arg name="id" type="s" direction="in"/></method>
             <method name="RenameAccessory"><arg name="id" type="s" direction="in"/><arg name="name" type="s" direction="in"/></method>
             <method name="Allow"><arg name="app" type="s" direction="in"/><arg name="seconds" type="u" direction="in"/></method>

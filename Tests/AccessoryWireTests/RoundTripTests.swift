@@ -139,7 +139,10 @@ import Testing
             WireCandidateRow(number: 2, item: "Cam", name: "Cam", kind: "wifi", identity: "Acme-\\xff", rssi: BusRSSI.unknown),
         ]
         let accessories = [
-            WireAccessoryRow(id: "00000000000000a1", app: "sensor-logger", name: "Porch", state: "authorized", identity: "C0:11:22:33:44:55"),
+            WireAccessoryRow(id: "00000000000000a1", app: "sensor-logger", name: "Porch", state: "authorized", identity: "C0:11:22:33:44:55",
+                             present: true, secondsSinceHeard: 4),
+            WireAccessoryRow(id: "00000000000000b2", app: "sensor-logger", name: "Shed", state: "authorized", identity: "C0:11:22:33:44:66",
+                             present: false, secondsSinceHeard: -1),
         ]
         let requestReply = try SealedMessage.call { $0.append(records: requests) }
         #expect(requestReply.signature == Admin1.listRequests.outputSignature)

@@ -126,13 +126,17 @@ import Testing
 
     @Test func accessoriesListsEveryGrant() throws {
         admin.accessories = [
-            .init(id: "00000000000000a1", app: "acme-logger", name: "Porch", state: "authorized", identity: "00:AA:01:01:00:01/public"),
+            .init(id: "00000000000000a1", app: "acme-logger", name: "Porch", state: "authorized", identity: "00:AA:01:01:00:01/public",
+                  present: true, secondsSinceHeard: 3),
             .init(id: "00000000000000b2", app: "lockd", name: "Front door lock", state: "awaitingAuthorization", identity: "LOCK-1"),
+            .init(id: "00000000000000c3", app: "lockd", name: "Shed", state: "authorized", identity: "00:AA:01:01:00:03/public",
+                  present: false, secondsSinceHeard: 7_500),
         ]
         #expect(try admin.run(["accessories"]) == (0, """
-            ID                APP          NAME             STATE                  ADDRESS/SSID
-            00000000000000a1  acme-logger  Porch            authorized             00:AA:01:01:00:01/public
-            00000000000000b2  lockd        Front door lock  awaitingAuthorization  LOCK-1
+            ID                APP          NAME             STATE                  ADDRESS/SSID              PRESENT  LAST SEEN
+            00000000000000a1  acme-logger  Porch            authorized             00:AA:01:01:00:01/public  yes      3 s ago
+            00000000000000b2  lockd        Front door lock  awaitingAuthorization  LOCK-1                    no       -
+            00000000000000c3  lockd        Shed             authorized             00:AA:01:01:00:03/public  no       2 h ago
 
             """, ""))
         admin.accessories = []

@@ -11,7 +11,10 @@ final class FakeAdmin {
         var images: [String] = []; var secondsLeft: Int32 = -1
     }
     struct Candidate { var number: UInt32; var item, name, kind, identity: String; var rssi: Int32; var image = "" }
-    struct Accessory { var id, app, name, state, identity: String }
+    struct Accessory {
+        var id, app, name, state, identity: String
+        var present = false; var secondsSinceHeard: Int32 = -1
+    }
 
     let bus: PrivateBus
     let loop: EventLoop
@@ -116,11 +119,11 @@ final class FakeAdmin {
         case "Approve":
             reply.append(objectPath: "/org/accessoryagent/accessory/00000000000000a1")
         case "ListAccessories":
-            reply.container("a", "(sssss)") { array in
+            reply.container("a", "(sssssbi)") { array in
                 for accessory in accessories {
-                    array.container("r", "sssss") {
+                    array.container("r", "sssssbi") {
                         $0.append(accessory.id).append(accessory.app).append(accessory.name).append(accessory.state)
-                            .append(accessory.identity)
+                            .append(accessory.identity).append(accessory.present).append(accessory.secondsSinceHeard)
                     }
                 }
             }

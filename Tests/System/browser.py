@@ -216,9 +216,12 @@ def run(args):
             keyboard_problem = "Tab never reached the request's Approve button (40 presses); approved with a click instead"
             approve_button(browser).click()
         accessory, name = new_accessory(browser, before)
+        presence = browser.wait(lambda driver: next(
+            (element.text for element in driver.find_elements(By.CSS_SELECTOR, f'[data-presence="{accessory}"]')
+             if element.text.startswith("Present, last seen ")), False), 60, f"{accessory} shown present, with when it was last seen")
         browser.shot("03-approved")
         step(f"approved {'with the keyboard (' + str(tabs) + ' Tab, Enter)' if tabs else 'with a click'}: "
-             f"accessory {accessory} ({name!r}) listed under {APP}")
+             f"accessory {accessory} ({name!r}) listed under {APP}, {presence!r}")
 
         deadline = time.monotonic() + 480
         while not os.path.exists(args.app_done):

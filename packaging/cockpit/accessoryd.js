@@ -162,6 +162,15 @@ function timeLeft(seconds) {
     return `Looking for another ${Math.ceil(seconds / 60)} min`;
 }
 
+/** Whether it is present, and when it was last heard: "Present, heard 3 s ago". */
+function presence(present, secondsSinceHeard) {
+    if (secondsSinceHeard < 0) return present ? "Present" : "Not present, not heard since accessoryd started";
+    const ago = secondsSinceHeard < 120 ? `${secondsSinceHeard} s`
+        : secondsSinceHeard < 7200 ? `${Math.floor(secondsSinceHeard / 60)} min`
+        : `${Math.floor(secondsSinceHeard / 3600)} h`;
+    return `${present ? "Present" : "Not present"}, last seen ${ago} ago`;
+}
+
 function renderRequests(requests) {
     const list = $("request-list");
     list.replaceChildren();
@@ -245,10 +254,10 @@ function renderAccessories(rows) {
     host.replaceChildren();
     $("no-accessories").hidden = rows.length > 0;
     const byApp = new Map();
-    for (const [id, app, name, state, identity] of rows) {
+    for (const [id, app, name, state, identity, present, secondsSinceHeard] of rows) {
         knownApps.add(app);
         if (!byApp.has(app)) byApp.set(app, []);
-        byApp.get(app).push({ id, app, name, state, identity });
+        byApp.get(app).push({ id, app, name, state, identity, present, secondsSinceHeard });
     }
     for (const [app, accessories] of [...byApp.entries()].sort()) {
         const headingId = `app-${app}`;
@@ -274,6 +283,8 @@ function renderAccessories(rows) {
             item.append(element("dl", {},
                 element("dt", { text: "Identity" }), element("dd", { text: accessory.identity || "—" }),
                 element("dt", { text: "State" }), element("dd", { text: accessory.state }),
+                element("dt", { text: "Presence" }),
+                element("dd", { "data-presence": accessory.id, text: presence(accessory.present, accessory.secondsSinceHeard) }),
                 element("dt", { text: "Id" }), element("dd", { text: accessory.id })));
             item.append(element("div", { class: "actions" },
                 element("button", { type: "button", class: "rename-button", "data-key": `rename-${accessory.id}`,
@@ -412,10 +423,15 @@ async function refresh() {
             const span = document.querySelector(`[data-time-left="${request.number}"]`);
             if (span) span.textContent = timeLeft(request.secondsLeft);
         }
-        const accessoryKey = JSON.stringify([accessories, editing]);
+        // The last-seen time changes at every read too: written in place, like the time left.
+        const accessoryKey = JSON.stringify([accessories.map(row => row.slice(0, 6)), editing]);
         if (accessoryKey !== lastAccessories && !(editing && lastAccessories)) {
             lastAccessories = accessoryKey;
             keepingFocus(() => renderAccessories(accessories));
+        }
+        for (const [id, , , , , present, secondsSinceHeard] of accessories) {
+            const presenceText = document.querySelector(`[data-presence="${id}"]`);
+            if (presenceText) presenceText.textContent = presence(present, secondsSinceHeard);
         }
     } catch (error) {
         if (!refused(error)) failed("Reading accessoryd", error);

@@ -22,6 +22,13 @@ extension AuthorizationCenter {
         core.grants[id].map { GrantPresence.isPresent($0, in: pipeline.registry, at: pipeline.now) } ?? false
     }
 
+    /// Whole seconds since the accessory was last heard; nil when it has not been
+    /// heard since accessoryd started (or so long ago that the registry let it go).
+    public func secondsSinceHeard(_ id: AccessoryID) -> Int? {
+        guard let grant = core.grants[id], let tracked = GrantPresence.tracked(grant, in: pipeline.registry) else { return nil }
+        return Int(pipeline.now.duration(since: tracked.lastHeard).components.seconds)
+    }
+
     /// The smoothed signal strength, nil when absent or heard without one.
     public func rssi(of id: AccessoryID) -> Int? {
         core.grants[id].flatMap { GrantPresence.rssi($0, in: pipeline.registry, at: pipeline.now) }

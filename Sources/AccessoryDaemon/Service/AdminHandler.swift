@@ -99,7 +99,9 @@ final class AdminHandler {
         case .listAccessories:
             let grants = center.allGrants.values.sorted { $0.accessory < $1.accessory }.map { grant in
                 WireAccessoryRow(id: "\(grant.accessory)", app: "\(grant.app)", name: grant.displayName,
-                                 state: grant.state.rawValue, identity: DeviceIdentity(grant).map { "\($0)" } ?? "")
+                                 state: grant.state.rawValue, identity: DeviceIdentity(grant).map { "\($0)" } ?? "",
+                                 present: center.isPresent(grant.accessory),
+                                 secondsSinceHeard: center.secondsSinceHeard(grant.accessory).map { Int32(clamping: $0) } ?? -1)
             }
             return replies.reply(call) { $0.append(records: grants) }
         case .removeAccessory:

@@ -85,20 +85,25 @@ public struct WireCandidateRow: WireRecord, Hashable, Sendable {
 
 /// `(sssss)`, a `ListAccessories` row: id, app, name, state, identity.
 public struct WireAccessoryRow: WireRecord, Hashable, Sendable {
-    public static let type = BusType.structure(.string, .string, .string, .string, .string)
+    public static let type = BusType.structure(.string, .string, .string, .string, .string, .boolean, .int32)
 
     public var id: String
     public var app: String
     public var name: String
     public var state: String
     public var identity: String
+    public var present: Bool
+    /// Whole seconds since it was last heard; -1: not heard since accessoryd started.
+    public var secondsSinceHeard: Int32
 
-    public init(id: String, app: String, name: String, state: String, identity: String) {
+    public init(id: String, app: String, name: String, state: String, identity: String, present: Bool, secondsSinceHeard: Int32) {
         self.id = id
         self.app = app
         self.name = name
         self.state = state
         self.identity = identity
+        self.present = present
+        self.secondsSinceHeard = secondsSinceHeard
     }
 
     public init(from reader: some ArgumentReader) throws(BusError) {
@@ -107,9 +112,11 @@ public struct WireAccessoryRow: WireRecord, Hashable, Sendable {
         name = try reader.string("a name")
         state = try reader.string("a state")
         identity = try reader.string("an identity")
+        present = try reader.boolean()
+        secondsSinceHeard = try reader.int32()
     }
 
     public func appendFields(to message: BusReply) {
-        message.append(id).append(app).append(name).append(state).append(identity)
+        message.append(id).append(app).append(name).append(state).append(identity).append(present).append(secondsSinceHeard)
     }
 }

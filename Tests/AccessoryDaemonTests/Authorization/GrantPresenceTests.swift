@@ -72,6 +72,15 @@ import TestSupport
         #expect(!wait(w, .seconds(16)))
     }
 
+    @Test func whenItWasLastHeardCountsOnAfterItLeaves() throws {
+        let w = try world()
+        #expect(w.center.secondsSinceHeard(Self.id) == nil, "not heard since the start")
+        hear(w, count: 4, every: .seconds(20))
+        #expect(w.center.secondsSinceHeard(Self.id) == 0)
+        #expect(!wait(w, .seconds(61)))
+        #expect(w.center.secondsSinceHeard(Self.id) == 61, "absent, and still known when it was last heard")
+    }
+
     @Test func aBeaconHeardTenTimesASecondIsMissedWithinSeconds() throws {
         let w = try world()
         hear(w, count: 10, every: .milliseconds(100))

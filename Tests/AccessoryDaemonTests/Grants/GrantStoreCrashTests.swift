@@ -129,7 +129,7 @@ import TestSupport
                                               "/org/accessoryagent", "org.accessoryagent.Admin1", "ListAccessories"])
         lister.waitUntilExit()
         let listed = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        #expect(listed.hasPrefix("a(sssss) \(GrantStore(directory: state).grantsCount())"))
+        #expect(listed.hasPrefix("a(sssssbi) \(GrantStore(directory: state).grantsCount())"))
     }
 
     @Test func aTruncatedStoreIsSetAsideAndReportedAndTheDaemonRuns() throws {

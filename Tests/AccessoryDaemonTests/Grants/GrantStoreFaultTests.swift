@@ -110,13 +110,13 @@ import TestSupport
         #expect(try FileManager.default.contentsOfDirectory(atPath: state).sorted() == ["filler", "grants"])
         #expect(try GrantStore(directory: state).load() == .loaded(count: 2))
         #expect(daemon.isRunning)
-        #expect(try listed(bus).hasPrefix("a(sssss) 2 "))
+        #expect(try listed(bus).hasPrefix("a(sssssbi) 2 "))
 
         // Room again: the same request goes through.
         unlink(state + "/filler")
         let (retried, retryError) = try approve(bus, request: request)
         #expect(retried == 0, "\(retryError)")
-        #expect(try listed(bus).hasPrefix("a(sssss) 3 "))
+        #expect(try listed(bus).hasPrefix("a(sssssbi) 3 "))
         kill(daemon.processIdentifier, SIGTERM)
         daemon.waitUntilExit()
         #expect(daemon.terminationStatus == 0)
