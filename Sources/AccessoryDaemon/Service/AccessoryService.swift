@@ -35,7 +35,8 @@ public final class AccessoryService {
     ) throws(SystemError) {
         let scheduler = scheduler ?? loop
         let sessions = SessionTable()
-        let callers = CallerDirectory(connection: connection, userNames: try UserNameLookup(loop: loop, scheduler: scheduler, lookUp: lookUpUserName))
+        let callers = CallerDirectory(connection: connection, userNames: try UserNameLookup(loop: loop, scheduler: scheduler, lookUp: lookUpUserName),
+                                      units: CallerUnitLookup(connection: connection, scheduler: scheduler))
         let resolver = CallerResolver(directory: callers, connection: connection, apps: apps)
         let budget = AppBudget(scheduler: scheduler, logger: logger)
         let signals = ServiceSignals(connection: connection, sessions: sessions, center: center)
