@@ -31,11 +31,13 @@ public final class AccessoryService {
         manifestDirectories: String = AppCatalogLoader().directoriesDescription,
         administratorGroup: String = AdministratorGroup.defaultName,
         center: AuthorizationCenter, loop: EventLoop, scheduler: (any Scheduler)? = nil,
-        lookUpUserName: @escaping @Sendable (UInt32) -> String? = UnixUser.name(of:)
+        lookUpUserName: @escaping @Sendable (UInt32) -> String? = UnixUser.name(of:),
+        readUnitFromProc: @escaping (UInt32) -> String? = CallerCredentials.unit(ofProcess:)
     ) throws(SystemError) {
         let scheduler = scheduler ?? loop
         let sessions = SessionTable()
-        let callers = CallerDirectory(connection: connection, userNames: try UserNameLookup(loop: loop, scheduler: scheduler, lookUp: lookUpUserName))
+        let callers = CallerDirectory(connection: connection, userNames: try UserNameLookup(loop: loop, scheduler: scheduler, lookUp: lookUpUserName),
+                                      units: CallerUnitLookup(connection: connection, scheduler: scheduler, readProc: readUnitFromProc))
         let resolver = CallerResolver(directory: callers, connection: connection, apps: apps)
         let budget = AppBudget(scheduler: scheduler, logger: logger)
         let signals = ServiceSignals(connection: connection, sessions: sessions, center: center)

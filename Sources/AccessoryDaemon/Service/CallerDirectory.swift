@@ -2,9 +2,9 @@ import AccessoryCore
 import AccessoryPlatform
 
 /// Who each caller is, asked of the bus daemon without waiting for it:
-/// one `GetConnectionCredentials` per connection (uid, groups, pid, whose
-/// cgroup names its unit), sent asynchronously and remembered until the
-/// connection leaves the bus. A bus daemon slow to answer delays only the
+/// one `GetConnectionCredentials` per connection (uid, groups, pid), then
+/// the pid's systemd unit (`CallerUnitLookup`: /proc or systemd, without
+/// waiting), remembered until the connection leaves the bus. A bus daemon slow to answer delays only the
 /// calls of the connection being asked about; the loop serves everyone
 /// else meanwhile. User names come from the name service once per uid, on
 /// a worker (`UserNameLookup`), and are remembered (bounded, forgotten on
@@ -22,13 +22,16 @@ final class CallerDirectory {
     /// Calls waiting for a connection's credentials, in arrival order.
     private var waiting: [String: [(Answer) -> Void]] = [:]
     let userNames: UserNameLookup
+    let units: CallerUnitLookup
     let capacity: Int
     /// How long the bus daemon may take before a call is refused.
     let timeout: Duration
 
-    init(connection: BusConnection, userNames: UserNameLookup, capacity: Int = 4096, timeout: Duration = .seconds(25)) {
+    init(connection: BusConnection, userNames: UserNameLookup, units: CallerUnitLookup, capacity: Int = 4096,
+         timeout: Duration = .seconds(25)) {
         self.connection = connection
         self.userNames = userNames
+        self.units = units
         self.capacity = capacity
         self.timeout = timeout
     }
@@ -64,18 +67,13 @@ final class CallerDirectory {
             do throws(BusError) {
                 let found = try reply.connectionCredentials()
                 guard let uid = found.uid else { throw BusError(name: "org.freedesktop.DBus.Error.AccessDenied", message: "the bus did not say who the caller is") }
-                let unit = found.pid.flatMap(CallerCredentials.unit(ofProcess:))
                 let groups = found.groups ?? []
-                // The user's name from the name service, off the loop; the calls wait for it, nobody else does.
-                userNames.resolve(uid) { [weak self] name in
+                // The unit (from /proc or systemd), then the user's name (on a worker): the calls wait, nobody else does.
+                units.resolve(pid: found.pid) { [weak self] unit in
                     guard let self else { return }
-                    switch name {
-                    case .success(let name):
-                        let credentials = CallerCredentials(uid: uid, userName: name, unit: unit, groups: groups)
-                        remember(sender, credentials)
-                        finish(sender, .success(credentials))
-                    case .failure(let error):
-                        finish(sender, .failure(error))
+                    switch unit {
+                    case .success(let unit): named(sender, uid: uid, unit: unit, groups: groups)
+                    case .failure(let error): finish(sender, .failure(error))
                     }
                 }
             } catch {
@@ -84,6 +82,21 @@ final class CallerDirectory {
         case .failure(let error):
             finish(sender, .failure(BusError(name: "org.freedesktop.DBus.Error.AccessDenied",
                                              message: "cannot tell who the caller is: the bus daemon answered \(error.name): \(error.message)")))
+        }
+    }
+
+    private func named(_ sender: String, uid: UInt32, unit: CallerUnitLookup.Unit, groups: [UInt32]) {
+        userNames.resolve(uid) { [weak self] name in
+            guard let self else { return }
+            switch name {
+            case .success(let name):
+                let credentials = CallerCredentials(uid: uid, userName: name, unit: unit.name, groups: groups,
+                                                    unitUnknown: unit.unknownBecause)
+                remember(sender, credentials)
+                finish(sender, .success(credentials))
+            case .failure(let error):
+                finish(sender, .failure(error))
+            }
         }
     }
 

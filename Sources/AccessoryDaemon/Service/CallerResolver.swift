@@ -7,6 +7,17 @@ struct Caller {
     var credentials: CallerCredentials
     var sender: String
     var manifest: AppManifest?
+    /// For a caller no manifest names because its unit is unknown while a
+    /// manifest of its user (or of no user) names a unit: why, for its refusal.
+    var unitNote: String?
+
+    static func unitNote(_ credentials: CallerCredentials, _ apps: AppManifestCatalog) -> String? {
+        guard credentials.unit == nil, let why = credentials.unitUnknown else { return nil }
+        let byUnit = apps.manifests.values.filter { $0.unit != nil && ($0.user == nil || $0.user == credentials.userName) }
+        guard !byUnit.isEmpty else { return nil }
+        let named = byUnit.map { "\($0.app) (Unit=\($0.unit ?? ""))" }.sorted().joined(separator: ", ")
+        return "its systemd unit is unknown (\(why)), so no manifest's Unit= can match it: \(named)"
+    }
 }
 
 /// Runs a handler with who called: at once when the connection is known,
@@ -22,7 +33,12 @@ struct CallerResolver {
         guard let sender = call.sender else { return body(.failure(.invalidArguments("no sender"))) }
         let apps = self.apps
         func caller(_ answer: CallerDirectory.Answer) -> Result<Caller, BusError> {
-            answer.map { Caller(credentials: $0, sender: sender, manifest: apps().manifest(forUser: $0.userName, unit: $0.unit)) }
+            answer.map { credentials in
+                let catalog = apps()
+                let manifest = catalog.manifest(forUser: credentials.userName, unit: credentials.unit)
+                return Caller(credentials: credentials, sender: sender, manifest: manifest,
+                              unitNote: manifest == nil ? Caller.unitNote(credentials, catalog) : nil)
+            }
         }
         if let credentials = directory.known(sender) { return body(caller(.success(credentials))) }
         directory.resolve(sender) { [weak connection = self.connection] answer in

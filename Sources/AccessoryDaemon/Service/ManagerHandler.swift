@@ -57,11 +57,11 @@ final class ManagerHandler {
             let who = "uid \(credentials.uid)" + (credentials.userName.map { " (\($0))" } ?? "")
                 + (credentials.unit.map { " in \($0)" } ?? "")
             logger.notice("Refused a session to a caller without an app manifest", metadata: [
-                "caller.uid": "\(credentials.uid)", "caller.unit": "\(credentials.unit ?? "")",
+                "caller.uid": "\(credentials.uid)", "caller.unit": "\(credentials.unit ?? credentials.unitUnknown.map { "unknown: \($0)" } ?? "")",
             ])
             return .error(BusError(
                 name: BusErrorNames.name(of: .activationFailed),
-                message: "\(who) has no app manifest in \(manifestDirectories)"))
+                message: "\(who) has no app manifest in \(manifestDirectories)" + (caller.unitNote.map { "; \($0)" } ?? "")))
         }
         do throws(AccessorySetupError) {
             try budget.admitRequest(manifest.app, persistent ? Manager1.openPersistentSession : Manager1.openSession)

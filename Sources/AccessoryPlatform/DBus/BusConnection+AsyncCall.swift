@@ -29,16 +29,18 @@ extension BusConnection {
     /// Calls a method without waiting: the reply (or the error, or the
     /// timeout sd-bus arms on the event loop's clock) comes to `completion`
     /// on the loop, never from inside this call. A peer that never answers
-    /// costs nothing but the timer: the loop goes on serving.
+    /// costs nothing but the timer: the loop goes on serving. `autoStart`
+    /// false: a destination nobody owns is an error at once, never activated.
     @discardableResult
     public func callAsync(
         destination: String, path: String, interface: String, member: String,
-        timeout: Duration, _ build: (BusReply) -> Void = { _ in },
+        timeout: Duration, autoStart: Bool = true, _ build: (BusReply) -> Void = { _ in },
         completion: @escaping (Result<BusMessage, BusError>) -> Void
     ) throws(BusError) -> PendingBusCall {
         var message: OpaquePointer?
         let made = sd_bus_message_new_method_call(bus, &message, destination, path, interface, member)
         guard made >= 0, let message else { throw .invalidArguments("cannot call \(member) on \(path)") }
+        if !autoStart { _ = sd_bus_message_set_auto_start(message, 0) }
         let call = BusReply(message)
         build(call)
         guard call.isValid else { throw .invalidArguments("cannot build the arguments of \(member)") }

@@ -8,18 +8,23 @@ public struct CallerCredentials: Hashable, Sendable {
     public var uid: UInt32
     /// The unix user name for `uid`, when the system knows one.
     public var userName: String?
-    /// The caller's systemd unit (`acme-logger.service`), read from its cgroup.
+    /// The caller's systemd unit (`acme-logger.service`), read from its
+    /// cgroup or asked of systemd.
     public var unit: String?
+    /// Why `unit` is unknown, when it is (no systemd on the bus …): the
+    /// refusal of an app whose manifest names a unit says it.
+    public var unitUnknown: String?
     /// The caller's groups as the bus daemon recorded them at connection
     /// (`BusConnection.groups(of:)`), filled in only where they matter
     /// (Admin1); empty otherwise.
     public var groups: [UInt32]
 
-    public init(uid: UInt32, userName: String?, unit: String?, groups: [UInt32] = []) {
+    public init(uid: UInt32, userName: String?, unit: String?, groups: [UInt32] = [], unitUnknown: String? = nil) {
         self.uid = uid
         self.userName = userName
         self.unit = unit
         self.groups = groups
+        self.unitUnknown = unitUnknown
     }
 
     init(_ message: BusMessage) throws(BusError) {
@@ -39,6 +44,7 @@ public struct CallerCredentials: Hashable, Sendable {
         self.unit = sd_bus_creds_get_unit(creds, &unit) >= 0 ? unit.map { String(cString: $0) } : nil
         self.userName = Self.userName(uid)
         self.groups = []
+        self.unitUnknown = nil
     }
 
     /// The systemd unit of process `pid`, read from its cgroup in /proc

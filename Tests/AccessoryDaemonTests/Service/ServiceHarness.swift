@@ -32,7 +32,8 @@ final class ServiceHarness {
 
     init(manifests: [AppManifest], grants: [Grant] = [],
          administratorGroup: String = AdministratorGroup.defaultName,
-         lookUpUserName: @escaping UserNameLookup.LookUp = UnixUser.name(of:)) throws {
+         lookUpUserName: @escaping UserNameLookup.LookUp = UnixUser.name(of:),
+         readUnitFromProc: @escaping CallerUnitLookup.ReadProc = CallerCredentials.unit(ofProcess:)) throws {
         scratch = try ScratchDirectory("service")
         bus = try PrivateBus()
         loop = try EventLoop()
@@ -47,7 +48,8 @@ final class ServiceHarness {
                                        apps: { catalog }, manifestDirectories: scratch.path("apps.d"),
                                        administratorGroup: administratorGroup,
                                        center: AuthorizationCenter(store: store, pipeline: pipeline, logger: log.logger, scheduler: scheduler),
-                                       loop: loop, scheduler: scheduler, lookUpUserName: lookUpUserName)
+                                       loop: loop, scheduler: scheduler, lookUpUserName: lookUpUserName,
+                                       readUnitFromProc: readUnitFromProc)
     }
 
     /// The Python prelude of the clients that are third-party on purpose (a

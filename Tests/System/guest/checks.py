@@ -575,6 +575,31 @@ def check_app_sensor(state):
     return f"accessory {accessory} approved; the app (User={user}) read \"{SENSOR_VALUE}\" over the channel{beside}"
 
 
+def open_session_in(unit):
+    """OpenSession through busctl as unit-logger's user, run in `unit` (a transient service);
+    its session ends with busctl. (exit status, what busctl printed)."""
+    done = sh(["systemd-run", "--quiet", "--wait", "--pipe", "--collect", f"--unit={unit}", "-p", "User=unit-logger",
+               "-p", "Group=unit-logger", "busctl", "--system", "call", "org.accessoryagent", "/org/accessoryagent",
+               "org.accessoryagent.Manager1", "OpenSession"], timeout=120)
+    return done.returncode, (done.stdout + done.stderr).strip()
+
+
+def check_app_unit():
+    """unit-logger's manifest names User=unit-logger and Unit=unit-logger.service. Under the
+    shipped unit's ProtectProc=invisible accessoryd cannot read the caller's /proc: it asks
+    systemd (GetUnitByPID). In its unit the app gets a session; its user elsewhere gets none."""
+    assert active_state() == "active", f"accessoryd is not active: {service_summary()}"
+    protect = unit_properties(SERVICE, "ProtectProc")["ProtectProc"]
+    assert protect == "invisible", f"accessoryd.service runs with ProtectProc={protect}, not the shipped invisible"
+    status, out = open_session_in("unit-logger.service")
+    assert status == 0 and "/org/accessoryagent/session/" in out, \
+        f"in unit-logger.service, OpenSession exited {status}: {out}"
+    status, other = open_session_in("unit-logger-other.service")
+    assert status != 0 and "in unit-logger-other.service has no app manifest" in other, \
+        f"in unit-logger-other.service, OpenSession exited {status}: {other} (a session for the wrong unit)"
+    return f"in unit-logger.service: {out}; in unit-logger-other.service: {other}"
+
+
 def check_app_lamp(state):
     cursor = journal_cursor()
     try:
@@ -1685,6 +1710,7 @@ CHECKS = {
     "ready": (lambda ctx: check_ready(), False),
     "service-user": (lambda ctx: check_service_user(), False),
     "controller-powered": (lambda ctx: check_controller_powered(ctx.state), True),
+    "app-unit": (lambda ctx: check_app_unit(), False),
     "app-sensor": (lambda ctx: check_app_sensor(ctx.state), True),
     "bluetoothctl": (lambda ctx: check_bluetoothctl(ctx.state), True),
     "app-lamp": (lambda ctx: check_app_lamp(ctx.state), True),
