@@ -8,6 +8,9 @@ struct AdminClient {
     static let interface = BusNames.admin
 
     private let connection: BusConnection
+    /// Where `pause` reads the time: the scheduler's clock, injected like
+    /// everywhere else (accessoryctl runs no event loop to arm a timer on).
+    var clock: any MonotonicClock = SystemMonotonicClock()
     /// How long a call may wait for accessoryd (a completion waits briefly).
     var timeout: Duration = .seconds(25)
 
@@ -97,9 +100,8 @@ struct AdminClient {
     /// Waits `duration` on the bus connection (between `pick`'s refreshes),
     /// keeping it serviced meanwhile.
     func pause(for duration: Duration) {
-        let clock = ContinuousClock()
-        let end = clock.now + duration
-        while clock.now < end { _ = connection.process(timeout: end - clock.now) }
+        let end = clock.now.advanced(by: duration)
+        while clock.now < end { _ = connection.process(timeout: end.duration(since: clock.now)) }
     }
 
     /// Whether org.accessoryagent has an owner now, asked of the bus itself:

@@ -5,6 +5,7 @@ import AccessoryCore
 
 private let appCount = 20
 private let advertisementCount = 20_000
+/// The bench's stopwatch: an exception to the injected scheduler (README, "Time").
 private let clock = ContinuousClock()
 
 /// The best of three runs of `run`: the board is shared, and the best run is

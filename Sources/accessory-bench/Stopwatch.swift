@@ -3,6 +3,8 @@
 /// measured the same way in the same run, and the median is what the report
 /// states for both.
 func nanosecondsPerItem(runs: Int, items: Int, _ pass: () -> Int) -> (ns: Double, checksum: Int) {
+    // A stopwatch is what a benchmark is for: the exception to the injected
+    // scheduler that README's "Time" lists for accessory-bench.
     let clock = ContinuousClock()
     var samples: [Double] = []
     var checksum = 0

@@ -25,6 +25,8 @@ func follow(_ session: AccessorySession, for seconds: Int) async -> Int32 {
             return true
         }
         group.addTask {
+            // How long the example follows, a `Task.sleep`: an exception to the
+            // injected scheduler (README, "Time"), as the async client library has no clock.
             try? await Task.sleep(for: .seconds(seconds))
             return false
         }

@@ -40,6 +40,9 @@ final class RestartWatch: Sendable {
 
     /// True once a restart after the `seen`-th is told, false when the session
     /// ended or none came within `limit`.
+    /// `limit` is a `Task.sleep`, an exception to the injected scheduler
+    /// (README, "Time"): an example app on the async client library, which
+    /// has no clock to inject, bounding how long it waits for a person.
     func wait(after seen: Int, limit: Duration = .seconds(120)) async -> Bool {
         let timer = Task { [self] in
             try? await Task.sleep(for: limit)

@@ -12,6 +12,10 @@ struct SessionFollower: Sendable {
     let busAddress: String?
     let inbox: Inbox
 
+    /// Its waits are `Task.sleep`, an exception to the injected scheduler
+    /// (README, "Time"): the bridge is an app on the async client library,
+    /// which has no clock to inject, and a retry's backoff decides nothing a
+    /// test asserts; the sleep ends early when the task is cancelled.
     func run() async {
         var delay: Duration = .seconds(1)
         while !Task.isCancelled {

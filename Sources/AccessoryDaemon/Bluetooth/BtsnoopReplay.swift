@@ -28,20 +28,13 @@ public final class BtsnoopReplay {
         self.ingest = ingest
     }
 
-    /// Feeds every remaining record: at once for `.max`; for `.recorded`,
-    /// calling `sleep` with each gap between records first.
-    public func run(speed: Speed, sleep: (Duration) -> Void) throws(BtsnoopError) {
-        var previous: Int64?
-        while let record = try nextRecord() {
-            if speed == .recorded, let previous {
-                sleep(Self.gap(from: previous, to: record.timestamp))
-            }
-            previous = record.timestamp
-            feed(record)
-        }
+    /// Feeds every remaining record at once, ignoring the gaps: for tests.
+    /// The daemon paces a replay with `step` on its scheduler (`PacedReplay`).
+    public func run() throws(BtsnoopError) {
+        while let record = try nextRecord() { feed(record) }
     }
 
-    /// For a replay on an event loop, which must not sleep: feeds the next
+    /// For a replay on a scheduler, which must not sleep: feeds the next
     /// record and every one recorded at the same instant, and returns the
     /// wait before the next; nil once the capture is done.
     public func step() throws(BtsnoopError) -> Duration? {

@@ -21,15 +21,31 @@ extension Daemon {
             return Self.exitFailure
         }
 
-        var failure: BtsnoopError?
+        // The capture's pace comes from timers on a loop of its own, armed
+        // precisely: the capture's own pace, not the daemon's quarter-second coalescing.
+        let loop: EventLoop
         do {
-            try replay.run(speed: speed) { [monitor] gap in
-                // The lines so far are out before the capture pauses.
-                if gap > .zero { monitor?.flush() }
-                ReplayPacing.sleep(for: gap)
-            }
+            loop = try EventLoop(pingsWatchdog: false)
         } catch {
+            StandardError.write("accessoryd: \(error)\n")
+            return Self.exitFailure
+        }
+        loop.preciseTimers = true
+        var failure: BtsnoopError?
+        let paced = PacedReplay(replay: replay, speed: speed, scheduler: loop, beforeWait: { [monitor] in
+            // The lines so far are out before the capture pauses.
+            monitor?.flush()
+        }, finished: { error in
             failure = error
+            loop.exit(code: 0)
+        })
+        paced.start()
+        do {
+            // The timers hold it unowned: it lives until the loop is done.
+            _ = try withExtendedLifetime(paced) { () throws(SystemError) in try loop.run() }
+        } catch {
+            StandardError.write("accessoryd: \(error)\n")
+            return Self.exitFailure
         }
         monitor?.flush()
         let drops = ingest.allDrops.summary

@@ -31,6 +31,9 @@ public final class EventLoop: Scheduler {
     private let timer: OpaquePointer
     /// Set while due handlers run: what they arm or cancel is armed once, after them.
     private var firingDeadlines = false
+    /// Fire every deadline on time instead of within sd-event's 250 ms window:
+    /// for a replay keeping a capture's pace, which has nothing to coalesce with.
+    public var preciseTimers = false
 
     /// A loop for the calling thread that sends WATCHDOG=1 itself when the
     /// unit sets WatchdogSec=, so a stuck loop is exactly what the watchdog
@@ -192,7 +195,7 @@ public final class EventLoop: Scheduler {
             return
         }
         // A deadline already due runs on the next iteration, not somewhere in the coalescing window.
-        let accuracy: UInt64 = earliest <= clock.now ? 1 : 0
+        let accuracy: UInt64 = preciseTimers || earliest <= clock.now ? 1 : 0
         var result = sd_event_source_set_time(timer, earliest.bootTimeMicrosecondsRoundedUp)
         guard result >= 0 else { throw SystemError(operation: "sd_event_source_set_time", errno: -result) }
         result = sd_event_source_set_time_accuracy(timer, accuracy)

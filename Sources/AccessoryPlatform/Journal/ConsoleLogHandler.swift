@@ -37,7 +37,10 @@ public struct ConsoleLogHandler: LogHandler {
         return "\(time) \(name)\(DisplayText.escaped(message))\(suffix)"
     }
 
-    /// Local time of day with milliseconds, without Foundation.
+    /// Local time of day with milliseconds, without Foundation. The one wall
+    /// clock the daemon reads (an exception listed in README's "Time"): it
+    /// labels a line for the person reading it and decides nothing, and the
+    /// scheduler's monotonic clock cannot say what time of day it is.
     static func wallClock() -> String {
         var now = timespec()
         clock_gettime(CLOCK_REALTIME, &now)

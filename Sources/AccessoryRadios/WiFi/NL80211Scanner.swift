@@ -22,7 +22,9 @@ public final class NL80211Scanner {
     public let familyID: UInt16
     private let requests: NL80211RequestChannel
     private let events: GenericNetlinkSocket
-    private var sequence: UInt32 = UInt32(truncatingIfNeeded: time(nil))
+    /// Replies are matched by this number on our own socket (its port is ours
+    /// alone), so counting from 1 is enough: no clock needed to make it unique.
+    private var sequence: UInt32 = 1
 
     /// How long a request waits for the kernel's whole answer before it ends with `timedOut`.
     public static let replyTimeout: Duration = .seconds(5)

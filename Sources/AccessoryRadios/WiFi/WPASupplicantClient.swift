@@ -61,14 +61,16 @@ public final class WPASupplicantClient {
 
     /// Sends `command` and returns its reply's bytes, blocking (see the type's
     /// note: not on a running loop). A reply left over from an earlier request
-    /// that timed out is discarded first, so replies never shift.
-    public func request(_ command: WPACommand) throws(WPAControlError) -> [UInt8] {
+    /// that timed out is discarded first, so replies never shift. `wait`
+    /// replaces `requestTimeout` for this request (a test's `.zero`: no reply
+    /// already there is `noReply` at once, with no time spent).
+    public func request(_ command: WPACommand, waitingUpTo wait: Duration? = nil) throws(WPAControlError) -> [UInt8] {
         queue?.cancelAll()
         let reply: [UInt8]?
         do {
             while try requests.receive() != nil {}
             try requests.send(command.bytes)
-            reply = try requests.receive(waitingUpTo: requestTimeout)
+            reply = try requests.receive(waitingUpTo: wait ?? requestTimeout)
         } catch {
             throw .system(error)
         }

@@ -22,7 +22,7 @@ import Testing
         var lines: [String] = []
         pipeline.onSighting { lines.append(MonitorLine.format($0)) }
         let ingest = AdvertisingReportIngest { pipeline.record($0) }
-        try BtsnoopReplay(capture: capture(name), ingest: ingest).run(speed: .max) { _ in Issue.record("slept") }
+        try BtsnoopReplay(capture: capture(name), ingest: ingest).run()
         return lines
     }
 
@@ -60,7 +60,7 @@ import Testing
         let records = try BtsnoopReader.records(in: Self.capture("lab-passive-scan.btsnoop"))
         let ingest = AdvertisingReportIngest { _ in }
         let replay = try BtsnoopReplay(capture: Self.capture("lab-passive-scan.btsnoop"), ingest: ingest)
-        try replay.run(speed: .max) { _ in }
+        try replay.run()
         #expect(replay.eventCount == records.filter { $0.opcode == .eventPacket }.count)
         #expect(ingest.advertisementCount == 2)
         #expect(ingest.allDrops.total == 0)
@@ -71,7 +71,7 @@ import Testing
         bytes.removeLast(3)
         var heard = 0
         let replay = try BtsnoopReplay(capture: bytes, ingest: AdvertisingReportIngest { _ in heard += 1 })
-        #expect(throws: BtsnoopError.self) { try replay.run(speed: .max) { _ in } }
+        #expect(throws: BtsnoopError.self) { try replay.run() }
         #expect(heard == 2)
     }
 
@@ -87,19 +87,75 @@ import Testing
 }
 
 @Suite struct RecordedSpeedReplayTests {
-    /// The recorded pace sleeps exactly the gaps between records, and the
-    /// advertisements are the same as at full speed.
-    @Test func recordedPaceWaitsTheCapturesGaps() throws {
+    /// `--replay`'s recorded pace, on a manual scheduler: each record is fed
+    /// at its offset in the capture (so the gaps are kept), nothing sooner,
+    /// the monitor's lines are flushed before each wait, and the
+    /// advertisements are the same as at full speed. No time passes for real.
+    @Test func recordedPaceFeedsEachRecordAtItsOffsetInTheCapture() throws {
         let capture = try ReplayTests.capture("lab-passive-scan.btsnoop")
-        let timestamps = try BtsnoopReader.records(in: capture).map(\.timestamp)
-        let pipeline = DiscoveryPipeline(clock: ManualClock())
+        let records = try BtsnoopReader.records(in: capture)
+        let scheduler = ManualScheduler()
+        let start = scheduler.now
+        let pipeline = DiscoveryPipeline(clock: scheduler)
         var lines: [String] = []
         pipeline.onSighting { lines.append(MonitorLine.format($0)) }
         let replay = try BtsnoopReplay(capture: capture, ingest: AdvertisingReportIngest { pipeline.record($0) })
-        var sleeps: [Duration] = []
-        try replay.run(speed: .recorded) { sleeps.append($0) }
-        #expect(sleeps == zip(timestamps, timestamps.dropFirst()).map { .microseconds($1 - $0) })
+        var waits = 0
+        var end: BtsnoopError??
+        let paced = PacedReplay(replay: replay, speed: .recorded, scheduler: scheduler,
+                                beforeWait: { waits += 1 }, finished: { end = .some($0) })
+        paced.start()
+        #expect(replay.eventCount == 0, "nothing is fed before the scheduler's turn")
+
+        var offsets: [Duration] = []
+        var fedByThen: [Int] = []
+        while end == nil, let next = scheduler.nextDeadline {
+            scheduler.advance(to: next)
+            offsets.append(scheduler.now.duration(since: start))
+            fedByThen.append(replay.eventCount)
+        }
+        var instants: [Int64] = []
+        for record in records where instants.last != record.timestamp { instants.append(record.timestamp) }
+        #expect(offsets == instants.map { .microseconds($0 - records[0].timestamp) })
+        #expect(fedByThen == instants.map { instant in
+            records.filter { $0.timestamp <= instant && $0.opcode == .eventPacket }.count
+        })
+        #expect(offsets.count > 1)
+        #expect(waits == offsets.count - 1)
+        #expect(end == .some(nil))
+        #expect(scheduler.pending == 0)
         #expect(lines == (try ReplayTests.monitorLines("lab-passive-scan.btsnoop")))
+    }
+
+    /// `--replay-speed max`: the whole capture in the scheduler's first turn, no wait.
+    @Test func maxSpeedFeedsEverythingInOneTurn() throws {
+        let capture = try ReplayTests.capture("lab-passive-scan.btsnoop")
+        let scheduler = ManualScheduler()
+        let replay = try BtsnoopReplay(capture: capture, ingest: AdvertisingReportIngest { _ in })
+        var end: BtsnoopError??
+        let paced = PacedReplay(replay: replay, speed: .max, scheduler: scheduler,
+                                beforeWait: { Issue.record("waited") }, finished: { end = .some($0) })
+        paced.start()
+        scheduler.runDue()
+        #expect(end == .some(nil))
+        #expect(replay.eventCount == 19)
+        #expect(scheduler.pending == 0)
+        #expect(scheduler.now == .zero)
+    }
+
+    /// A damaged record ends the replay with its error, after what precedes it.
+    @Test func aDamagedRecordEndsThePacedReplayWithItsError() throws {
+        var capture = try ReplayTests.capture("lab-passive-scan.btsnoop")
+        capture.removeLast(3)
+        let scheduler = ManualScheduler()
+        var heard = 0
+        let replay = try BtsnoopReplay(capture: capture, ingest: AdvertisingReportIngest { _ in heard += 1 })
+        var end: BtsnoopError??
+        let paced = PacedReplay(replay: replay, speed: .recorded, scheduler: scheduler, finished: { end = .some($0) })
+        paced.start()
+        while end == nil, let next = scheduler.nextDeadline { scheduler.advance(to: next) }
+        #expect(end != nil && end! != nil)
+        #expect(heard == 2)
     }
 
     /// `--serve` steps through the capture on the event loop's timers: the
