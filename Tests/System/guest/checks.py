@@ -1257,9 +1257,8 @@ def set_advertising(index, enable):
     opcode = (0x08 << 10) | 0x000A
     with socket.socket(socket.AF_BLUETOOTH, socket.SOCK_RAW, socket.BTPROTO_HCI) as hci:
         hci.bind((index,))
-        # Twice, a guess against what wake-flapping saw (the sensor heard while "off", silent
-        # after the last "on": as if each command took effect only at the next); it did not cure
-        # that, and is harmless: the same state again.
+        # Twice is harmless (the second answers Command Disallowed) and not needed: an HCI
+        # monitor in a lab boot saw each command take effect at once, from this socket too.
         for _ in range(2):
             hci.send(struct.pack("<BHBB", 1, opcode, 1, 1 if enable else 0))
             time.sleep(0.2)  # lets the command reach the controller before the socket closes
