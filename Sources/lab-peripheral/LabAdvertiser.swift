@@ -38,6 +38,15 @@ struct LabAdvertiser {
     /// that refuses (still connected, already on) is left as it is.
     func resume() { _ = try? command(0x200A, [0x01]) }
 
+    /// Turns advertising on or off, once the controller has answered;
+    /// Command Disallowed (0x0C) means it already was.
+    func setAdvertising(_ on: Bool) throws {
+        let status = try command(0x200A, [on ? 0x01 : 0x00])
+        guard status == 0 || status == 0x0C else {
+            throw LabError("LE Set Advertising Enable \(on ? 1 : 0) failed with status 0x\(hexByte(status))")
+        }
+    }
+
     private static func padded(_ data: [UInt8]) -> [UInt8] {
         [UInt8(data.count)] + data + [UInt8](repeating: 0, count: 31 - data.count)
     }

@@ -4,12 +4,14 @@ import AccessoryRadios
 
 /// `serve`: advertise, accept centrals on the ATT fixed channel (and on an
 /// LE PSM if given: ATT over a connection-oriented channel), answer them from
-/// the database, one poll loop for the listeners and every client.
+/// the database, one poll loop for the listeners, every client and, with
+/// `--control`, the check's commands for the advertising (`AirCommand`).
 struct Peripheral {
     let controller: BluetoothControllerInfo
     let advertiser: LabAdvertiser
     let database: GATTDatabase
     let psm: UInt16?
+    let control: AirControlSocket?
 
     func run() throws -> Never {
         var listeners = [try L2CAPSocket.listening(controller: controller.address, kind: .attribute)]
@@ -17,15 +19,51 @@ struct Peripheral {
         try advertiser.start()
         StandardOutput.write("serving \(controller.name) \(controller.address)/public\n")
         var clients: [Int32: GATTServer] = [:]
+        var air = AirCommand.on
+        let clock = ContinuousClock()
+        var nextBeacon: ContinuousClock.Instant?
         while true {
-            let ready = try Readiness.wait(for: .readable, on: listeners + clients.keys, timeoutMilliseconds: -1)
+            var timeout: Int32 = -1
+            if let due = nextBeacon {
+                let left = clock.now.duration(to: due).components
+                timeout = Int32(clamping: max(0, left.seconds * 1000 + left.attoseconds / 1_000_000_000_000_000))
+            }
+            let watched = listeners + clients.keys + (control.map { [$0.fd] } ?? [])
+            let ready = try Readiness.wait(for: .readable, on: watched, timeoutMilliseconds: timeout)
+            if let due = nextBeacon, case .beacon(let milliseconds) = air, clock.now >= due {
+                // Off and on again: btvirt reports an advertiser when its advertising is enabled.
+                if clients.isEmpty {
+                    try advertiser.setAdvertising(false)
+                    try advertiser.setAdvertising(true)
+                }
+                nextBeacon = clock.now.advanced(by: .milliseconds(milliseconds))
+            }
             for descriptor in ready {
-                if listeners.contains(descriptor) {
+                if let control, descriptor == control.fd {
+                    guard let (connection, text) = control.accept() else { continue }
+                    guard let command = AirCommand(text: text) else {
+                        AirControlSocket.reply(connection, "error: not a command: \(text)")
+                        continue
+                    }
+                    do {
+                        try advertiser.setAdvertising(command.advertising)
+                        air = command
+                        if case .beacon(let milliseconds) = command {
+                            nextBeacon = clock.now.advanced(by: .milliseconds(milliseconds))
+                        } else {
+                            nextBeacon = nil
+                        }
+                        StandardOutput.write("advertising \(command)\n")
+                        AirControlSocket.reply(connection, "ok \(command)")
+                    } catch {
+                        AirControlSocket.reply(connection, "error: \(error)")
+                    }
+                } else if listeners.contains(descriptor) {
                     let (fd, peer) = try L2CAPSocket.accept(listener: descriptor)
                     clients[fd] = GATTServer(database: database)
                     StandardOutput.write("connected \(peer.map(String.init(describing:)) ?? "?")\n")
                     // Another central may come while this one stays.
-                    advertiser.resume()
+                    if air.advertising { advertiser.resume() }
                 } else if var server = clients[descriptor] {
                     let socket = PacketSocket(fd: descriptor)
                     do {
@@ -36,7 +74,8 @@ struct Peripheral {
                         clients.removeValue(forKey: descriptor)
                         L2CAPSocket.close(descriptor)
                         StandardOutput.write("disconnected (\(error))\n")
-                        advertiser.resume()
+                        // Off the air stays off: a connection's end does not undo a check's "off".
+                        if air.advertising { advertiser.resume() }
                     }
                 }
             }

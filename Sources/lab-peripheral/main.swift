@@ -8,10 +8,13 @@ import Glibc
 // bind an LE L2CAP socket to the ATT channel, so the lab has its own.
 //
 //   lab-peripheral serve --controller hci1 --value TEXT [--name NAME] [--service UUID] [--characteristic UUID]
-//                  [--psm N]
+//                  [--psm N] [--control PATH]
 //       advertise (connectable, NAME and the 128-bit service UUID) and serve a
 //       primary service with one readable characteristic holding TEXT, on the
-//       ATT channel and, with --psm, over a connection-oriented channel on PSM N.
+//       ATT channel and, with --psm, over a connection-oriented channel on PSM N;
+//       with --control, take `off`, `on` or `beacon MS` for the advertising on a
+//       unix seqpacket socket at PATH, one command per connection, answered
+//       `ok ...` once the controller has (AirCommand.swift).
 //   lab-peripheral central (--fd N | --controller hci0 --address ADDR[/random])
 //                  [--service UUID] [--characteristic UUID] [--read-again-on-input]
 //       read the characteristic (over an inherited connected socket, or one of
@@ -68,7 +71,8 @@ case "serve":
         let database = GATTDatabase(service: service, characteristic: characteristic, value: Array(value.utf8))
         let psm = options["--psm"].map { UInt16($0) ?? 0 }
         if psm == 0 { fail("lab-peripheral serve: --psm: not a PSM", status: 2) }
-        try Peripheral(controller: info, advertiser: advertiser, database: database, psm: psm).run()
+        let control = try options["--control"].map { try AirControlSocket(path: $0) }
+        try Peripheral(controller: info, advertiser: advertiser, database: database, psm: psm, control: control).run()
     } catch {
         fail("lab-peripheral serve: \(error)")
     }

@@ -1282,9 +1282,8 @@ def set_advertising(index, enable):
     opcode = (0x08 << 10) | 0x000A
     with socket.socket(socket.AF_BLUETOOTH, socket.SOCK_RAW, socket.BTPROTO_HCI) as hci:
         hci.bind((index,))
-        # Twice, a guess against what wake-flapping saw (the sensor heard while "off", silent
-        # after the last "on": as if each command took effect only at the next); it did not cure
-        # that, and is harmless: the same state again.
+        # Twice is harmless (the second answers Command Disallowed) and not needed: an HCI
+        # monitor in a lab boot saw each command take effect at once, from this socket too.
         for _ in range(2):
             hci.send(struct.pack("<BHBB", 1, opcode, 1, 1 if enable else 0))
             time.sleep(0.2)  # lets the command reach the controller before the socket closes
@@ -1446,8 +1445,23 @@ WAKE_INTERVAL = 60
 # only slack the spacing of two APP_WOKEN entries is given below the bound.
 WAKE_ENTRY_SLACK = 1.0
 UNIT_STARTED = "39f53479d3a045ac8e11786248231fbf"   # systemd: a unit's start job finished
-FLAP_SECONDS = 120                                  # the sensor flaps this long: off FLAP_OFF s (longer
-FLAP_OFF, FLAP_ON = 30, 10                          # than presence takes to call it gone here), on FLAP_ON s
+# btvirt reports an advertiser only when its advertising is enabled (emulator/btdev.c): a
+# sensor toggled on once is heard once, so presence learns the toggles' period as its
+# interval and allows three of them of silence; flapping every 40 s was never an absence.
+# On the air the sensor is therefore a beacon, re-enabled every FLAP_BEACON_MS and heard
+# that often, as a real one is at each advertising interval: presence learns a short
+# interval and calls it gone 3 s (its floor) after it went off the air.
+FLAP_BEACON_MS = 500
+# accessoryd arms its timer for a granted accessory's absence when it appears and moves it
+# only when it fires (a report that shortens the allowed silence does not): the first
+# absence is seen 60 s (unlearned) after the first report, and after each return the timer
+# is 3 times the absence before it away. So the sensor stays on longer than that (FLAP_ON >
+# 3 * FLAP_OFF): once the timer has fired while it is on, every later absence is seen
+# within seconds. FLAP_CYCLES of FLAP_ON + FLAP_OFF s: the first minute's absence is not
+# seen, each later return is, inside the wait of the wake before it or after it.
+FLAP_CYCLES = 4
+FLAP_OFF, FLAP_ON = 8, 30
+SENSOR_CONTROL = "/run/lab-peripheral.control"      # lab-peripheral serve --control (AirCommand)
 # While the sensor flaps, the woken service only opens its session and exits: a read would
 # connect, and the kernel's scan for that connection takes hci0's scan from accessoryd for a
 # while (accessoryd listens to it, and its watchdog takes it back after ScanWatchdog=), which
@@ -1478,50 +1492,105 @@ def flapping_service(on):
     sh(["systemctl", "daemon-reload"], timeout=120, check=True)
 
 
+def sensor_air(command):
+    """`off`, `on` or `beacon MS` to lab-peripheral's control socket; returns once the sensor's
+    controller has answered (lab-peripheral replies `ok ...` only then)."""
+    with socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET) as control:
+        control.settimeout(30)
+        control.connect(SENSOR_CONTROL)
+        control.send(command.encode())
+        reply = control.recv(512).decode(errors="replace")
+    if not reply.startswith("ok"):
+        raise CheckFailed(f"lab-peripheral did not take '{command}': {reply or '(no reply)'}")
+
+
+def sensor_with_control(state):
+    """The sensor's lab-peripheral started again, the same sensor on hci1, with --control."""
+    old = state.get("peripheral")
+    if old is not None and old.poll() is None:
+        old.terminate()
+        old.wait(timeout=30)
+    served = log_text("lab-peripheral").count("serving hci1")
+    state["peripheral"] = spawn("lab-peripheral", ["lab-peripheral", "serve", "--controller", "hci1",
+                                                   "--value", SENSOR_VALUE, "--control", SENSOR_CONTROL])
+    wait_until(lambda: log_text("lab-peripheral").count("serving hci1") > served, 60,
+               "the sensor to advertise on hci1 again, with its control socket")
+
+
+def woken_without_read(accessory, cursor, started_before):
+    """APP_WOKEN for the accessory since `cursor`, then the flapping drop-in's run of the service
+    (a start other than `started_before`) to its end, having printed accessoryd's note."""
+    def woken():
+        return bool([e for e in journal(f"MESSAGE_ID={APP_WOKEN}", unit=SERVICE, cursor=cursor)
+                     if accessory in str(e.get("MESSAGE", ""))])
+    wait_until(woken, 180, f"APP_WOKEN for {accessory} after the sensor came back", interval=2)
+
+    def ran_and_ended():
+        return wake_service_started() != started_before and active_state(WAKE_SERVICE) in ("inactive", "failed")
+    wait_until(ran_and_ended, 240, f"{WAKE_SERVICE} to run and end", interval=2)
+    output = "\n".join(str(e.get("MESSAGE", "")) for e in journal(f"_SYSTEMD_UNIT={WAKE_SERVICE}", cursor=cursor)
+                       if isinstance(e.get("MESSAGE"), str))
+    result = unit_properties(WAKE_SERVICE, "Result")["Result"]
+    tail = " / ".join(output.strip().splitlines()[-3:])
+    assert result == "success", f"{WAKE_SERVICE} ended {result}: {tail}"
+    assert f"woken: /org/accessoryagent/accessory/{accessory} appeared" in output, \
+        f"{WAKE_SERVICE} did not print accessoryd's note for {accessory}: {tail}"
+
+
 def check_wake_flapping(state):
-    """accessoryd restarted (its own scan of hci0, and no wake remembered), the sensor appears and
-    disappears every FLAP_OFF + FLAP_ON s for FLAP_SECONDS while the woken service exits after each
-    wake; then, the service ended, it leaves once more and stays, and the service reads it."""
+    """The sensor (lab-peripheral with its control socket) off the air, accessoryd restarted (its
+    own scan of hci0, and no wake remembered); then the sensor is a beacon FLAP_ON s and off the
+    air FLAP_OFF s, FLAP_CYCLES times, while the woken service only opens its session and exits;
+    then, the service ended, it stays off FLAP_OFF s more and comes back for good: that return
+    is woken too (at once, or held until the wait ends)."""
+    began = time.monotonic()
     accessory = wake_record()["accessory"]
+    assert "peripheral" in state, "the sensor is not on the air in this boot (app-sensor did not start it)"
     wait_until(lambda: active_state(WAKE_SERVICE) in ("inactive", "failed"), 240, f"{WAKE_SERVICE} to end")
+    sensor_with_control(state)
     flapping_service(True)
     cursor = journal_cursor()
+    appearances = []
     try:
+        sensor_air("off")
         sh(["systemctl", "restart", SERVICE], timeout=120, check=True)
         assert wait_active(120) == "active", f"accessoryd did not come back after a restart: {service_summary()}"
-        appearances = []
         started = time.monotonic()
-        say(f"wake-flapping: the sensor off {FLAP_OFF} s / on {FLAP_ON} s for {FLAP_SECONDS} s, no session open")
-        while time.monotonic() - started < FLAP_SECONDS:
-            set_advertising(1, False)
-            time.sleep(FLAP_OFF)
-            set_advertising(1, True)
+        say(f"wake-flapping: the sensor a beacon (every {FLAP_BEACON_MS} ms) {FLAP_ON} s / off the air "
+            f"{FLAP_OFF} s, {FLAP_CYCLES} times, no session open")
+        for _ in range(FLAP_CYCLES):
+            sensor_air(f"beacon {FLAP_BEACON_MS}")
             appearances.append(time.monotonic())
             time.sleep(FLAP_ON)
+            sensor_air("off")
+            time.sleep(FLAP_OFF)
+        # An app with a session is told, not woken: the last return waits for the service's end
+        # and an absence, and is tried again if a held wake came while the sensor was leaving.
+        for _ in range(3):
+            wait_until(lambda: active_state(WAKE_SERVICE) in ("inactive", "failed"), 240, f"{WAKE_SERVICE} to end")
+            started_before = wake_service_started()
+            count = len(wakes_of(accessory, cursor))
+            sensor_air("off")
+            time.sleep(FLAP_OFF)
+            if len(wakes_of(accessory, cursor)) == count and wake_service_started() == started_before:
+                break
+            say("wake-flapping: a held wake came while the sensor was leaving; once more")
+        last_cursor = journal_cursor()
+        previous = wakes_of(accessory, cursor)
+        sensor_air(f"beacon {FLAP_BEACON_MS}")
+        appearances.append(time.monotonic())
+        if previous:
+            say(f"wake-flapping: the sensor is back for good, {appearances[-1] - previous[-1]:.1f} s after the last wake")
+        woken_without_read(accessory, last_cursor, started_before)
     finally:
-        flapping_service(False)
-    # An app with a session is told, not woken: the last appearance waits for the service's end,
-    # and is tried again if a wake held from the flapping came while the sensor was leaving.
-    for _ in range(3):
-        wait_until(lambda: active_state(WAKE_SERVICE) in ("inactive", "failed"), 240, f"{WAKE_SERVICE} to end")
-        started_before = wake_service_started()
-        count = len(wakes_of(accessory, cursor))
-        set_advertising(1, False)
-        time.sleep(FLAP_OFF)
-        if len(wakes_of(accessory, cursor)) == count and wake_service_started() == started_before:
-            break
-        say("wake-flapping: a held wake came while the sensor was leaving; once more")
-    last_cursor = journal_cursor()
-    set_advertising(1, True)
-    appeared = time.monotonic()
-    appearances.append(appeared)
-    previous = wakes_of(accessory, cursor)
-    if previous:
-        say(f"wake-flapping: the sensor is back for good, {appeared - previous[-1]:.1f} s after the last wake")
-    wait_woken(accessory, last_cursor, started_before)
+        try:
+            sensor_air("on")   # on the air as before: steady, heard when a scan starts
+        finally:
+            flapping_service(False)
     woken = wakes_of(accessory, cursor)
     starts = wake_service_starts(cursor)
     spacing = [round(later - earlier, 1) for earlier, later in zip(woken, woken[1:])]
+    # The journal's monotonic clock is the guest's, as time.monotonic() is.
     offered = [round(instant - started, 1) for instant in appearances]
     at = [round(instant - started, 1) for instant in woken]
     say(f"wake-flapping: appearances at {offered} s; APP_WOKEN at {at} s; spacing {spacing} s; "
@@ -1537,8 +1606,8 @@ def check_wake_flapping(state):
             if any(a <= w for a in appearances) and w - max(a for a in appearances if a <= w) > FLAP_ON / 2]
     return (f"{len(appearances)} appearances at {offered} s: {len(woken)} wakes (APP_WOKEN) at {at} s, spacing "
             f"{spacing} s (bound {WAKE_INTERVAL} s), {WAKE_SERVICE} started {len(starts)} times by systemd; "
-            f"wakes held past their appearance by {held} s; the last appearance woken, the service read "
-            f"\"{SENSOR_VALUE}\"")
+            f"wakes held past their appearance by {held} s; the last appearance woken; the check took "
+            f"{time.monotonic() - began:.0f} s")
 
 
 # ---------------------------------------------------------------------------------------------
