@@ -33,6 +33,9 @@ public final class AuthorizationCenter {
         pipeline.onPresence { [weak self] event in self?.apply { core, _, registry in core.appeared(event, registry: registry) } }
         pipeline.onHeard(when: { [weak self] key in self?.core.concerns(key) ?? false }) { [weak self] tracked in
             self?.apply { core, _, _ in core.heard(tracked) }
+            // A repeat report decides nothing, yet its learned interval can shorten the silence
+            // allowed: the absence timer armed at the appearance must not stay later than that.
+            self?.reschedule()
         }
     }
 

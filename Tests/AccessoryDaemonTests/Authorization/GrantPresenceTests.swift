@@ -72,6 +72,21 @@ import TestSupport
         #expect(!wait(w, .seconds(16)))
     }
 
+    @Test func theAppIsToldOfTheAbsenceWhenTheLearnedIntervalSaysNotAtTheFirstGuess() throws {
+        let w = try world()
+        var toldAbsentAt: Duration?
+        let start = w.scheduler.now
+        w.center.notify = { notice in
+            if case .presence(_, present: false, _) = notice { toldAbsentAt = w.scheduler.now.duration(since: start) }
+        }
+        // A beacon twice a second: the timer armed at its appearance (the unlearned default)
+        // is far later than three learned intervals (the registry's 3 s floor).
+        hear(w, count: 20, every: .milliseconds(500))
+        #expect(!wait(w, .seconds(5)))
+        #expect(toldAbsentAt != nil, "absent for the registry, so the app is told by now")
+        #expect(toldAbsentAt.map { $0 <= .milliseconds(9_500) + .seconds(3) } == true, "told when the silence ran out")
+    }
+
     @Test func whenItWasLastHeardCountsOnAfterItLeaves() throws {
         let w = try world()
         #expect(w.center.secondsSinceHeard(Self.id) == nil, "not heard since the start")
