@@ -80,6 +80,9 @@ public struct ScanStateMachine {
         case watchdogRestart(silence: Duration, repeated: Bool)
         /// Another process turned scanning off; the agent scans again after a grace period.
         case scanStoppedByAnotherProcess
+        /// A connection was made while the agent listened: the scan the kernel ran to find the
+        /// peer is over; the agent scans again after a grace period.
+        case connectionEndedTheScanListenedTo
         /// Extended-advertising fragments pending for this controller are stale.
         case forgetPendingFragments
     }
@@ -88,6 +91,8 @@ public struct ScanStateMachine {
     /// How long the agent waits after another process stopped scanning, so
     /// that process (or the kernel's own background scan) may go first.
     public static let takeOverGrace: Duration = .seconds(2)
+    /// LE Connection Complete and LE Enhanced Connection Complete.
+    public static let connectionCompleteSubevents: Set<UInt8> = [0x01, 0x0A]
     /// Scan interval and window, in 0.625 ms slots: 60 ms every 60 ms would
     /// starve Wi-Fi on combo chips; half of it is what BlueZ's discovery uses too.
     public static let scanInterval: UInt16 = 0x0060
@@ -144,6 +149,8 @@ public struct ScanStateMachine {
             lastActivity = now
             silentSinceWatchdogRestart = false
             return []
+        case .leMeta(.other(let subevent, _)) where Self.connectionCompleteSubevents.contains(subevent):
+            return connectionCompleted()
         case .hardwareError(let code):
             return recover(.hardwareError(code: code), controllerLostState: true)
         case .commandComplete(let complete):
@@ -300,6 +307,19 @@ public struct ScanStateMachine {
         activity = .listening
         retryTakesScanOnly = true
         return [.scanStoppedByAnotherProcess, .forgetPendingFragments, .scheduleRetry(after: Self.takeOverGrace)]
+    }
+
+    /// The kernel connects by scanning for the peer first (its own scan, over ours, which we
+    /// then listen to) and ends that scan for the connection, with no scan command of its own
+    /// afterwards, or one sent while our commands were being refused: listening on would hear
+    /// nothing until the watchdog. So a connection made, or failed, while listening means
+    /// taking the scan up again after the grace; a process that still scans refuses it, and we
+    /// listen again.
+    private mutating func connectionCompleted() -> [Action] {
+        guard phase == .listening else { return [] }
+        phase = .waitingToRetry
+        retryTakesScanOnly = true
+        return [.connectionEndedTheScanListenedTo, .forgetPendingFragments, .scheduleRetry(after: Self.takeOverGrace)]
     }
 
     // MARK: Helpers
