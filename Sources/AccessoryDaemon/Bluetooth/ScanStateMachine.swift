@@ -15,7 +15,8 @@ import AccessoryCore
 /// Coexistence: when another process (bluetoothd through the kernel) has the
 /// controller scanning, its reports reach our socket too, so the agent
 /// listens instead of fighting; when that process turns scanning off, the
-/// agent takes it up again after a grace period. On stop it turns off only
+/// agent takes it up again after a grace period, as it does after a connection
+/// made while it listened (the kernel's scan for the peer). On stop it turns off only
 /// a scan it turned on itself.
 public struct ScanStateMachine {
     public enum Phase: Hashable, Sendable {
@@ -309,12 +310,10 @@ public struct ScanStateMachine {
         return [.scanStoppedByAnotherProcess, .forgetPendingFragments, .scheduleRetry(after: Self.takeOverGrace)]
     }
 
-    /// The kernel connects by scanning for the peer first (its own scan, over ours, which we
-    /// then listen to) and ends that scan for the connection, with no scan command of its own
-    /// afterwards, or one sent while our commands were being refused: listening on would hear
-    /// nothing until the watchdog. So a connection made, or failed, while listening means
-    /// taking the scan up again after the grace; a process that still scans refuses it, and we
-    /// listen again.
+    /// The kernel connects by scanning for the peer over our scan (we listen to it); once the
+    /// connection is made, or failed, that scan is over, and nothing we handled said so (seen
+    /// under bluetoothd: no report until the watchdog, 115 s later). So we take the scan up
+    /// again after the grace; a process that still scans refuses it, and we listen again.
     private mutating func connectionCompleted() -> [Action] {
         guard phase == .listening else { return [] }
         phase = .waitingToRetry
