@@ -102,6 +102,7 @@ import Testing
         kernelScansForThePeer(driver)
         driver.event(Self.connectionComplete)
         driver.scheduler.advance(by: ScanStateMachine.takeOverGrace)
+        #expect(driver.sent.last?.command == Machine.legacyParameters)
         driver.event(Machine.complete(.leSetScanParameters, .commandDisallowed))
         #expect(driver.machine.phase == .listening)
         #expect(!driver.machine.weEnabledScan)
