@@ -1618,7 +1618,9 @@ def check_mqtt_bridge(state):
         rssi = [t for t in found if t.startswith(f"homeassistant/sensor/{node}/") and accessory in t
                 and "rssi" in t.lower()]
         presence = found.get(f"{base}/presence", "")
-        if tracker and rssi and '"home"' in presence and '"rssi"' in presence:
+        # No "rssi" here: btvirt's controllers report RSSI 127 (not available), and the bridge
+        # then leaves it out (Payloads.presence sets it only when known).
+        if tracker and rssi and '"home"' in presence:
             return found, tracker[0], rssi[0]
         state["mqtt_last"] = found
         return None
@@ -1632,7 +1634,7 @@ def check_mqtt_bridge(state):
     config = json.loads(found[tracker])
     assert config.get("source_type") == "bluetooth_le", f"{tracker}: source_type is {config.get('source_type')!r}"
     presence = json.loads(found[f"{base}/presence"])
-    assert presence.get("gateway") == MQTT_GATEWAY and isinstance(presence.get("rssi"), int), \
+    assert presence.get("gateway") == MQTT_GATEWAY and isinstance(presence.get("rssi", 0), int), \
         f"{base}/presence: {found[f'{base}/presence']}"
     state["mqtt_accessory"] = accessory
     return (f"{MQTT_SERVICE} runs as {MQTT_USER} (uid {uid}); {accessory} approved for it; retained at "
