@@ -310,10 +310,10 @@ public struct ScanStateMachine {
         return [.scanStoppedByAnotherProcess, .forgetPendingFragments, .scheduleRetry(after: Self.takeOverGrace)]
     }
 
-    /// The kernel connects by scanning for the peer over our scan (we listen to it); once the
-    /// connection is made, or failed, that scan is over, and nothing we handled said so (seen
-    /// under bluetoothd: no report until the watchdog, 115 s later). So we take the scan up
-    /// again after the grace; a process that still scans refuses it, and we listen again.
+    /// The kernel connects by scanning for the peer over our scan (we listen to it). That scan
+    /// serves the connection alone: once it is made, or failed, we take the scan up again after
+    /// the grace instead of counting on seeing the kernel turn its scan off (missed, we would
+    /// hear nothing until the watchdog). A process that still scans refuses it; we listen again.
     private mutating func connectionCompleted() -> [Action] {
         guard phase == .listening else { return [] }
         phase = .waitingToRetry
