@@ -190,6 +190,8 @@ final class BluetoothControllerAdapter {
                            metadata: ["bluetooth.silence": "\(silence)"])
             case .scanStoppedByAnotherProcess:
                 logger.debug("hci\(index): another process turned scanning off; taking it up shortly")
+            case .connectionEndedTheScanListenedTo:
+                logger.debug("hci\(index): a connection was made; the scan listened to is over, taking it up shortly")
             case .forgetPendingFragments:
                 ingest.forgetPendingFragments(of: index)
             }

@@ -15,7 +15,8 @@ import AccessoryCore
 /// Coexistence: when another process (bluetoothd through the kernel) has the
 /// controller scanning, its reports reach our socket too, so the agent
 /// listens instead of fighting; when that process turns scanning off, the
-/// agent takes it up again after a grace period. On stop it turns off only
+/// agent takes it up again after a grace period, as it does after a connection
+/// made while it listened (the kernel's scan for the peer). On stop it turns off only
 /// a scan it turned on itself.
 public struct ScanStateMachine {
     public enum Phase: Hashable, Sendable {
@@ -80,6 +81,9 @@ public struct ScanStateMachine {
         case watchdogRestart(silence: Duration, repeated: Bool)
         /// Another process turned scanning off; the agent scans again after a grace period.
         case scanStoppedByAnotherProcess
+        /// A connection was made while the agent listened: the scan the kernel ran to find the
+        /// peer is over; the agent scans again after a grace period.
+        case connectionEndedTheScanListenedTo
         /// Extended-advertising fragments pending for this controller are stale.
         case forgetPendingFragments
     }
@@ -88,6 +92,8 @@ public struct ScanStateMachine {
     /// How long the agent waits after another process stopped scanning, so
     /// that process (or the kernel's own background scan) may go first.
     public static let takeOverGrace: Duration = .seconds(2)
+    /// LE Connection Complete and LE Enhanced Connection Complete.
+    public static let connectionCompleteSubevents: Set<UInt8> = [0x01, 0x0A]
     /// Scan interval and window, in 0.625 ms slots: 60 ms every 60 ms would
     /// starve Wi-Fi on combo chips; half of it is what BlueZ's discovery uses too.
     public static let scanInterval: UInt16 = 0x0060
@@ -144,6 +150,8 @@ public struct ScanStateMachine {
             lastActivity = now
             silentSinceWatchdogRestart = false
             return []
+        case .leMeta(.other(let subevent, _)) where Self.connectionCompleteSubevents.contains(subevent):
+            return connectionCompleted()
         case .hardwareError(let code):
             return recover(.hardwareError(code: code), controllerLostState: true)
         case .commandComplete(let complete):
@@ -300,6 +308,17 @@ public struct ScanStateMachine {
         activity = .listening
         retryTakesScanOnly = true
         return [.scanStoppedByAnotherProcess, .forgetPendingFragments, .scheduleRetry(after: Self.takeOverGrace)]
+    }
+
+    /// The kernel connects by scanning for the peer over our scan (we listen to it). That scan
+    /// serves the connection alone: once it is made, or failed, we take the scan up again after
+    /// the grace instead of counting on seeing the kernel turn its scan off (missed, we would
+    /// hear nothing until the watchdog). A process that still scans refuses it; we listen again.
+    private mutating func connectionCompleted() -> [Action] {
+        guard phase == .listening else { return [] }
+        phase = .waitingToRetry
+        retryTakesScanOnly = true
+        return [.connectionEndedTheScanListenedTo, .forgetPendingFragments, .scheduleRetry(after: Self.takeOverGrace)]
     }
 
     // MARK: Helpers

@@ -1650,6 +1650,10 @@ def exposure(unit):
 def sensor_on_air(state):
     """The sensor advertising on hci1 in this boot (wake-reboot started it, or now)."""
     if "peripheral" in state:
+        # A connection (wake-reboot's read) ends connectable advertising, and lab-peripheral's
+        # resume is refused while the link outlives the channel: the sensor stayed off the air
+        # (accessoryd's own scan heard nothing for 110 s, twice). Turn it on again.
+        set_advertising(1, True)
         return
     if wait_active(120) != "active":
         start_by_hand_to_go_on()
@@ -1673,16 +1677,13 @@ def check_mqtt_bridge(state):
     if held and held in sh(["accessoryctl", "accessories"], timeout=30).stdout:
         removed = sh(["accessoryctl", "remove", held], timeout=60)
         assert removed.returncode == 0, f"accessoryctl remove {held} exited {removed.returncode}: {removed.stderr.strip()}"
-    # The administrator's part: the sensor's service UUID in a copy of the shipped manifest.
+    # The administrator's part: the sensor's service UUID and name in a copy of the shipped
+    # manifest (a picker must ask for a name, pattern or data blob besides the service, and only
+    # for names its manifest declares).
     with open("/usr/share/accessoryd/apps.d/accessory-mqtt.conf") as handle:
         shipped = handle.read()
     os.makedirs(os.path.dirname(MQTT_MANIFEST), exist_ok=True)
-    widened = re.sub(r"^ServiceUUIDs=(.*)$", rf"ServiceUUIDs=\1 {SENSOR_SERVICE}", shipped, flags=re.M)
-    # KNOWN BUG, worked around here: the shipped manifest's Unit= never matches under
-    # accessoryd's own unit (ProtectProc=invisible hides the caller's /proc entry, so its unit
-    # is unknown and a manifest with Unit= matches no caller: "Refused a session to a caller
-    # without an app manifest"). Without Unit= the bridge's own user names it.
-    widened = re.sub(r"^Unit=.*\n", "", widened, flags=re.M)
+    widened = re.sub(r"^ServiceUUIDs=(.*)$", rf"ServiceUUIDs=\1 {SENSOR_SERVICE}\nNames=Lab Sensor", shipped, flags=re.M)
     with open(MQTT_MANIFEST, "w") as handle:
         handle.write(widened)
     sh(["systemctl", "reload", SERVICE], timeout=60, check=True)
@@ -1711,7 +1712,9 @@ def check_mqtt_bridge(state):
         rssi = [t for t in found if t.startswith(f"homeassistant/sensor/{node}/") and accessory in t
                 and "rssi" in t.lower()]
         presence = found.get(f"{base}/presence", "")
-        if tracker and rssi and '"home"' in presence and '"rssi"' in presence:
+        # No "rssi" here: btvirt's controllers report RSSI 127 (not available), and the bridge
+        # then leaves it out (Payloads.presence sets it only when known).
+        if tracker and rssi and '"home"' in presence:
             return found, tracker[0], rssi[0]
         state["mqtt_last"] = found
         return None
@@ -1725,7 +1728,7 @@ def check_mqtt_bridge(state):
     config = json.loads(found[tracker])
     assert config.get("source_type") == "bluetooth_le", f"{tracker}: source_type is {config.get('source_type')!r}"
     presence = json.loads(found[f"{base}/presence"])
-    assert presence.get("gateway") == MQTT_GATEWAY and isinstance(presence.get("rssi"), int), \
+    assert presence.get("gateway") == MQTT_GATEWAY and isinstance(presence.get("rssi", 0), int), \
         f"{base}/presence: {found[f'{base}/presence']}"
     state["mqtt_accessory"] = accessory
     return (f"{MQTT_SERVICE} runs as {MQTT_USER} (uid {uid}); {accessory} approved for it; retained at "
