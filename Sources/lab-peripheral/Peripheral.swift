@@ -20,6 +20,7 @@ struct Peripheral {
         StandardOutput.write("serving \(controller.name) \(controller.address)/public\n")
         var clients: [Int32: GATTServer] = [:]
         var air = AirCommand.on
+        // The lab's sensor, not accessoryd: a clock of its own for the beacon (README "Time").
         let clock = ContinuousClock()
         var nextBeacon: ContinuousClock.Instant?
         while true {

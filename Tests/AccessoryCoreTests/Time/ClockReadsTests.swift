@@ -29,6 +29,8 @@ import Testing
         "accessory-example/Follow.swift",
         // A benchmark's stopwatch is its purpose.
         "accessory-bench/",
+        // The lab's simulated sensor (not shipped): its beacon is paced on its own poll loop.
+        "lab-peripheral/Peripheral.swift",
     ]
 
     /// Every Swift file under Sources/ that mentions a pattern, with the first line that does.
