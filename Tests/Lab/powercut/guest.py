@@ -146,7 +146,7 @@ def main(plan_path):
 
     admin = iface("/org/accessoryagent", "org.accessoryagent.Admin1")
     listed = admin.ListAccessories()
-    for accessory_id, app, name, state, identity in listed:
+    for accessory_id, app, name, state, identity, *_ in listed:
         say(f"HAVE {identity.split('/')[0]} {accessory_id} {state}")
     say(f"LISTED {len(listed)}")
 
