@@ -63,9 +63,9 @@ public final class Daemon {
     private let appLoader: AppCatalogLoader
     /// The apps that may ask for accessories, from their manifests.
     public private(set) var apps = AppManifestCatalog()
-    /// Everything heard goes through here. On the loop's clock (made before
-    /// the loop is): the one place outside the loop that names it.
-    public let discovery = DiscoveryPipeline(clock: SystemMonotonicClock())
+    /// Everything heard goes through here, on the loops' clock (it is made
+    /// before the loop is).
+    public let discovery = DiscoveryPipeline(clock: EventLoop.clock)
     /// `--monitor`: print every sighting, and keep the radios listening for it.
     public var monitor: MonitorOutput?
 
@@ -342,7 +342,7 @@ public final class Daemon {
             guard deadline < current.due else { return }
             loop.cancel(current.token)
         }
-        // The pipeline reads SystemMonotonicClock, the loop's clock: the deadline arms as it is.
+        // The pipeline reads the loop's clock (`EventLoop.clock`): the deadline arms as it is.
         let token = loop.at(deadline) { [unowned self] in
             presenceTimer = nil
             discovery.expire()

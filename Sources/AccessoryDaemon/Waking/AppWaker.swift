@@ -17,8 +17,8 @@ public final class AppWaker {
 
     private var machine: WakeStateMachine
     private let logger: Logger
-    /// The time and the timer; without one (tests of the note alone) actions run at once and nothing is held back.
-    private weak var scheduler: (any Scheduler)?
+    /// The time and the timer: the loop's (it outlives the waker), or a manual one in tests.
+    private unowned let scheduler: any Scheduler
     private let apps: () -> AppManifestCatalog
     private let appsWithSessions: () -> Set<AppID>
     private let resolve: Resolve
@@ -32,7 +32,7 @@ public final class AppWaker {
     public var isObserved: (AccessoryID) -> Bool = { _ in true }
 
     public init(
-        configuration: WakeStateMachine.Configuration = .init(), logger: Logger, scheduler: (any Scheduler)?,
+        configuration: WakeStateMachine.Configuration = .init(), logger: Logger, scheduler: any Scheduler,
         apps: @escaping () -> AppManifestCatalog, appsWithSessions: @escaping () -> Set<AppID>, resolve: @escaping Resolve
     ) {
         machine = WakeStateMachine(configuration: configuration)
@@ -81,11 +81,7 @@ public final class AppWaker {
                                                appHasSession: appsWithSessions().contains(grant.app), at: now)
                 // On the loop's next turn: the advertisement that made it present
                 // comes in a notice right after this one, and goes in the note.
-                if let scheduler {
-                    scheduler.at(now) { [weak self] in self?.carryOut(actions) }
-                } else {
-                    carryOut(actions)
-                }
+                scheduler.at(now) { [weak self] in self?.carryOut(actions) }
             } else {
                 machine.left(grant.accessory)
             }
@@ -186,10 +182,9 @@ public final class AppWaker {
         }
     }
 
-    private var now: MonotonicInstant { scheduler?.now ?? SystemMonotonicClock().now }
+    private var now: MonotonicInstant { scheduler.now }
 
     private func reschedule() {
-        guard let scheduler else { return }
         guard let deadline = machine.nextDeadline else {
             if let armed = timer { scheduler.cancel(armed.token); timer = nil }
             return

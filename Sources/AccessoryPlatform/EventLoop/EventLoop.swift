@@ -23,8 +23,11 @@ public final class EventLoop: Scheduler {
     private var handlers: [OpaquePointer: Handler] = [:]
     private var ioHandlers: [OpaquePointer: (UInt32) -> Void] = [:]
 
-    /// Where deadlines are read; the timer below is armed on the same clock.
-    private let clock = SystemMonotonicClock()
+    /// Where every loop reads deadlines; the timer below is armed on the same
+    /// clock. Public for what must be made before its loop (the daemon's
+    /// discovery pipeline), so that it names this clock rather than another.
+    public static let clock = SystemMonotonicClock()
+    private var clock: SystemMonotonicClock { Self.clock }
     /// Every pending `at` handler, by deadline.
     private var deadlines = DeadlineQueue<Handler>()
     /// The loop's only timer source: off while `deadlines` is empty.

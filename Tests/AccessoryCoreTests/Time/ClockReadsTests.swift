@@ -14,6 +14,8 @@ import Testing
         "clock_gettime", "CLOCK_REALTIME", "CLOCK_MONOTONIC", "gettimeofday", "time(nil)", "Date()", "Date.now",
         "ContinuousClock", "SuspendingClock", "DispatchTime", "asyncAfter", "nanosleep", "usleep", "sleep(",
         "timerfd_", "sd_event_add_time", "setitimer", "alarm(",
+        // A second system clock beside the loop's (the loop's is `EventLoop.clock`).
+        "SystemMonotonicClock()",
     ]
 
     /// Paths under Sources/ (a trailing slash: the whole directory), each with README's reason.
@@ -21,6 +23,8 @@ import Testing
         // The scheduler's implementation: the loop's clock and its one timer source.
         "AccessoryPlatform/SystemMonotonicClock.swift",
         "AccessoryPlatform/EventLoop/EventLoop.swift",
+        // accessoryctl's blocking bus client, which runs no loop: its default clock (injected in tests).
+        "AccessoryctlCommand/AdminClient.swift",
         // The console log's time of day, for the reader; it decides nothing.
         "AccessoryPlatform/Journal/ConsoleLogHandler.swift",
         // Apps on the async client library, which has no clock to inject.
