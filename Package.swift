@@ -73,10 +73,18 @@ let package = Package(
         .target(name: "AccessoryWire", dependencies: ["AccessoryCore", "AccessoryPlatform"]),
 
         // Layer 4: the daemon's wiring, configuration and the executables.
+        // The daemon's decisions as values: state machines and schedules that
+        // take inputs and the current instant and return actions, with no
+        // socket, file or clock, so their tests link neither the daemon nor
+        // its platform.
+        .target(
+            name: "AccessoryDecisions",
+            dependencies: ["AccessoryCore", "AccessoryCodecs"],
+            swiftSettings: intakeSettings),
         .target(
             name: "AccessoryDaemon",
             dependencies: [
-                "AccessoryCore", "AccessoryCodecs", "AccessoryPlatform", "AccessoryRadios", "AccessoryWire",
+                "AccessoryCore", "AccessoryCodecs", "AccessoryDecisions", "AccessoryPlatform", "AccessoryRadios", "AccessoryWire",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: intakeSettings),
@@ -135,7 +143,7 @@ let package = Package(
             name: "accessory-mqtt",
             dependencies: ["AccessoryMQTT", "AccessorySetup", "AccessoryCore", "AccessoryPlatform", "CMosquitto", "CSystemd"]),
         .executableTarget(
-            name: "accessory-bench", dependencies: ["AccessoryCore", "AccessoryCodecs", "AccessoryDaemon", "TestSupport"]),
+            name: "accessory-bench", dependencies: ["AccessoryCore", "AccessoryCodecs", "AccessoryDecisions", "AccessoryDaemon", "TestSupport"]),
 
         // The bridge's values in process; the bridge against a real mosquitto and accessoryd.
         .testTarget(
@@ -155,13 +163,15 @@ let package = Package(
         .testTarget(
             name: "AccessoryRadiosTests",
             dependencies: ["AccessoryRadios", "AccessoryPlatform", "AccessoryCodecs", "AccessoryCore", "TestSupport"]),
-        .testTarget(name: "AccessoryDaemonTests", dependencies: ["AccessoryDaemon", "AccessoryWire", "TestSupport"]),
+        // The daemon's decisions in process, without the daemon or its platform.
+        .testTarget(name: "AccessoryDecisionsTests", dependencies: ["AccessoryDecisions", "AccessoryCore", "AccessoryCodecs"]),
+        .testTarget(name: "AccessoryDaemonTests", dependencies: ["AccessoryDaemon", "AccessoryDecisions", "AccessoryWire", "TestSupport"]),
         // accessoryctl as a process: offline, and against a fake Admin1 on a private bus.
         .testTarget(name: "AccessoryctlTests", dependencies: ["AccessoryPlatform", "TestSupport"]),
         // AccessoryDaemon: what the real service does with the library's calls, where FakeAgent cannot tell.
         .testTarget(
             name: "AccessorySetupTests",
-            dependencies: ["AccessorySetup", "AccessoryCore", "AccessoryPlatform", "AccessoryWire", "TestSupport", "AccessoryDaemon"]),
+            dependencies: ["AccessorySetup", "AccessoryCore", "AccessoryPlatform", "AccessoryWire", "TestSupport", "AccessoryDaemon", "AccessoryDecisions"]),
         // The contract: the README's tables against the declarations, and every
         // structured argument from one side's encoder to the other side's decoder.
         .testTarget(

@@ -1,3 +1,4 @@
+import AccessoryDecisions
 import AccessoryRadios
 
 /// What `systemctl status` shows (STATUS=), as a value: the radios the

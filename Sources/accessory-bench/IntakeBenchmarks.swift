@@ -1,6 +1,7 @@
 import AccessoryCodecs
 import AccessoryCore
 import AccessoryDaemon
+import AccessoryDecisions
 
 /// The three depths of the intake measured over one corpus: the parser
 /// alone, parse and match, and the whole path from HCI event bytes through

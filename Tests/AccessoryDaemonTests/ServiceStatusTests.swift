@@ -1,4 +1,5 @@
 import AccessoryCore
+import AccessoryDecisions
 import AccessoryRadios
 import Testing
 @testable import AccessoryDaemon

@@ -1,5 +1,6 @@
 import AccessoryCore
 import AccessoryDaemon
+import AccessoryDecisions
 import AccessoryPlatform
 import AccessoryWire
 import Foundation

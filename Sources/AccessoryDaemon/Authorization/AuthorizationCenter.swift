@@ -1,4 +1,5 @@
 import AccessoryCore
+import AccessoryDecisions
 import AccessoryPlatform
 import Logging
 

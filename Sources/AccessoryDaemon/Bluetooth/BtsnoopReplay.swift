@@ -1,5 +1,6 @@
 import AccessoryCodecs
 import AccessoryCore
+import AccessoryDecisions
 
 /// Feeds the HCI events of a btsnoop capture (`btmon -w`, or an H4 snoop
 /// log) into the same ingest a live socket feeds, at the pace they were

@@ -1,5 +1,6 @@
 import AccessoryCodecs
 import AccessoryCore
+import AccessoryDecisions
 import AccessoryPlatform
 import Logging
 

@@ -1,4 +1,5 @@
 import AccessoryCodecs
+import AccessoryDecisions
 import AccessoryPlatform
 import AccessoryRadios
 import Logging

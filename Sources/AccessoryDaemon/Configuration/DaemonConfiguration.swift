@@ -1,4 +1,5 @@
 import AccessoryCore
+import AccessoryDecisions
 import Logging
 
 /// What the administrator can set in /etc/accessoryd/accessoryd.conf and its

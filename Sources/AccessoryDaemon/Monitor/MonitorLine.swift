@@ -1,4 +1,5 @@
 import AccessoryCore
+import AccessoryDecisions
 
 /// `accessoryd --monitor`'s output: one line per device update, stable
 /// enough for scripts and the lab to parse (`key=value` after the kind),

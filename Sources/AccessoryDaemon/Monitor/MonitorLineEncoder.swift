@@ -1,4 +1,5 @@
 import AccessoryCore
+import AccessoryDecisions
 
 /// Writes monitor lines as UTF-8 into a buffer, field by field, without a
 /// String per field: `--monitor` prints a line for every report heard, and

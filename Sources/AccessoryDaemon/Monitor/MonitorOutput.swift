@@ -1,3 +1,4 @@
+import AccessoryDecisions
 import AccessoryPlatform
 
 /// `--monitor`'s lines on their way out: gathered in one buffer and written

@@ -1,5 +1,6 @@
 import AccessoryCodecs
 import AccessoryCore
+import AccessoryDecisions
 
 /// What a join changed, written before it changes anything that matters, so
 /// that a start after a crash (SIGKILL, power cut) can put the interface back:

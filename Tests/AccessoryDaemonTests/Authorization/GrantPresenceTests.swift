@@ -1,4 +1,5 @@
 import AccessoryCore
+import AccessoryDecisions
 import Logging
 import Testing
 import TestSupport

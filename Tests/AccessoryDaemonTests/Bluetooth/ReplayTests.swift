@@ -1,5 +1,6 @@
 import AccessoryCodecs
 import AccessoryCore
+import AccessoryDecisions
 import Foundation
 import Testing
 @testable import AccessoryDaemon

@@ -1,5 +1,6 @@
 import AccessoryCodecs
 import AccessoryCore
+import AccessoryDecisions
 import AccessoryWire
 import Foundation
 import Glibc

@@ -1,6 +1,6 @@
 import AccessoryCore
 import Testing
-@testable import AccessoryDaemon
+@testable import AccessoryDecisions
 
 /// The scan schedule driven by hand: every instant is chosen by the test.
 @Suite struct WiFiScanScheduleTests {

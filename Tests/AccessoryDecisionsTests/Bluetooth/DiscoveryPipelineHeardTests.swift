@@ -1,6 +1,6 @@
 import AccessoryCore
 import Testing
-@testable import AccessoryDaemon
+@testable import AccessoryDecisions
 
 /// `onHeard` observers get what they want, as the registry knows it after
 /// each report, and nothing else; the authorization center wants only its

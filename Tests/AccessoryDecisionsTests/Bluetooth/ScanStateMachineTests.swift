@@ -1,7 +1,7 @@
 import AccessoryCodecs
 import AccessoryCore
 import Testing
-@testable import AccessoryDaemon
+@testable import AccessoryDecisions
 
 /// The scan decisions, driven by hand: events as a controller would send
 /// them, time from a manual clock.

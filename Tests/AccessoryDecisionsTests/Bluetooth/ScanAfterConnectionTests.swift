@@ -1,7 +1,7 @@
 import AccessoryCodecs
 import AccessoryCore
 import Testing
-@testable import AccessoryDaemon
+@testable import AccessoryDecisions
 
 /// An app's channel: the kernel scans for the peer over our scan (we listen to
 /// it), then connects, and its scan ends with the connection. The machine is

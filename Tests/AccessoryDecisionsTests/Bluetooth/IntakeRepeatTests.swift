@@ -1,7 +1,7 @@
 import AccessoryCodecs
 import AccessoryCore
 import Testing
-@testable import AccessoryDaemon
+@testable import AccessoryDecisions
 
 /// The steady state of the intake: a device the registry knows, re-sending
 /// the payload it sent last, is neither copied, parsed nor matched again,

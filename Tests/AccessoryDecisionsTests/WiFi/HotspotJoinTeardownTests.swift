@@ -1,7 +1,7 @@
 import AccessoryCodecs
 import Testing
 
-@testable import AccessoryDaemon
+@testable import AccessoryDecisions
 
 /// The teardown of a hotspot join as values: the order of what a join
 /// undoes, and what it waits for first, with no wpa_supplicant and no loop.

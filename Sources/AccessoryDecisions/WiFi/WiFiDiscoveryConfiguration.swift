@@ -31,10 +31,10 @@ public struct WiFiDiscoveryConfiguration: Equatable, Sendable {
     }
 
     /// `10`, `10s`, `1.5s`, `500ms` or `2min` (seconds when no unit is given).
-    static func parseDuration(_ text: String) -> Duration? { TimeSpan.parse(text) }
+    public static func parseDuration(_ text: String) -> Duration? { TimeSpan.parse(text) }
 
     /// Space-separated MHz values between 2400 and 71000 (2.4 GHz to 60 GHz).
-    static func parseFrequencies(_ text: String) -> [UInt32]? {
+    public static func parseFrequencies(_ text: String) -> [UInt32]? {
         var result: [UInt32] = []
         for word in text.split(separator: " ", omittingEmptySubsequences: true) {
             guard let value = UInt32(word), (2400...71000).contains(value) else { return nil }
@@ -44,7 +44,7 @@ public struct WiFiDiscoveryConfiguration: Equatable, Sendable {
     }
 
     /// Space-separated interface names (at most 15 bytes each, as IFNAMSIZ allows).
-    static func parseInterfaces(_ text: String) -> [String]? {
+    public static func parseInterfaces(_ text: String) -> [String]? {
         var result: [String] = []
         for word in text.split(separator: " ", omittingEmptySubsequences: true) {
             guard word.utf8.count <= 15, !word.contains("/") else { return nil }

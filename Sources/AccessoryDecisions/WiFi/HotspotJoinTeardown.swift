@@ -6,8 +6,8 @@ import AccessoryCodecs
 /// whether the join was left, whether a start request or the DHCP client
 /// must be waited for, how far the undo got, whether all of it succeeded,
 /// and whether the interface is free again.
-struct HotspotJoinTeardown: Equatable {
-    enum Input: Equatable {
+public struct HotspotJoinTeardown: Equatable, Sendable {
+    public enum Input: Equatable, Sendable {
         /// A request of the start sequence was sent, or answered.
         case stepSent, stepAnswered
         /// wpa_supplicant's control socket is gone, and the temporary network
@@ -21,7 +21,7 @@ struct HotspotJoinTeardown: Equatable {
         case undoAnswered(failed: Bool)
     }
 
-    enum Action: Equatable {
+    public enum Action: Equatable, Sendable {
         /// Stop the timers, the events and the DHCP client (`dhcpStopped` follows).
         case stopFollowing
         /// Send this undo command (`undoAnswered` follows).
@@ -34,7 +34,7 @@ struct HotspotJoinTeardown: Equatable {
         case release
     }
 
-    enum Phase: Equatable {
+    public enum Phase: Equatable, Sendable {
         /// Joining or joined; `stepInFlight`: a start request awaits its reply.
         case running(stepInFlight: Bool)
         /// Left: the undo waits for the start request in flight and for the DHCP client.
@@ -44,15 +44,17 @@ struct HotspotJoinTeardown: Equatable {
         case released
     }
 
-    private(set) var phase = Phase.running(stepInFlight: false)
-    private(set) var supplicantGone = false
+    public private(set) var phase = Phase.running(stepInFlight: false)
+    public private(set) var supplicantGone = false
 
-    var hasLeft: Bool { if case .running = phase { false } else { true } }
-    var isReleased: Bool { phase == .released }
+    public init() {}
+
+    public var hasLeft: Bool { if case .running = phase { false } else { true } }
+    public var isReleased: Bool { phase == .released }
 
     /// `undo`: what takes the join's changes back (the temporary network's
     /// removal, then the previous network's restore); nil while it changed nothing.
-    mutating func handle(_ input: Input, undo: [WPACommand]?) -> [Action] {
+    public mutating func handle(_ input: Input, undo: [WPACommand]?) -> [Action] {
         switch (input, phase) {
         case (.supplicantGone, _):
             supplicantGone = true
@@ -106,7 +108,7 @@ struct HotspotJoinTeardown: Equatable {
     /// `leave()` once the loop no longer runs: the undo commands to send
     /// now, waiting for each (from the one in flight, which wpa_supplicant
     /// may not have seen); nil when there is nothing to send. `finishBlocking` follows.
-    mutating func takeOver(undo: [WPACommand]?) -> (commands: [WPACommand], restored: Bool)? {
+    public mutating func takeOver(undo: [WPACommand]?) -> (commands: [WPACommand], restored: Bool)? {
         switch phase {
         case .released:
             return nil
@@ -119,7 +121,7 @@ struct HotspotJoinTeardown: Equatable {
     }
 
     /// After `takeOver`: the undo is done (`restored` unless something failed), or there was none.
-    mutating func finishBlocking(restored: Bool?) -> [Action] {
+    public mutating func finishBlocking(restored: Bool?) -> [Action] {
         guard !isReleased else { return [] }
         phase = .released
         return restored.map { [.finish(restored: $0), .release] } ?? [.release]

@@ -1,5 +1,5 @@
 import Testing
-@testable import AccessoryDaemon
+@testable import AccessoryDecisions
 
 /// Who powers the controllers, driven by hand: the management interface's
 /// events and bluetoothd's presence in, power commands out.
