@@ -189,7 +189,7 @@ if Context.environment["ACCESSORY_FUZZ"] == "1" {
             name: "accessory-fuzz",
             dependencies: [
                 "AccessoryCore", "AccessoryATT", "AccessoryCodecs", "AccessoryPlatform", "AccessoryRadios", "AccessoryWire",
-                "AccessoryDaemon", "CSystemd", "CLibFuzzer",
+                "AccessoryDecisions", "AccessoryDaemon", "CSystemd", "CLibFuzzer",
             ],
             path: "Tests/Fuzz/Targets"),
         // libFuzzer's driver entry, declared for Swift: the runtime defines it.
