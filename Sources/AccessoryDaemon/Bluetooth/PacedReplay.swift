@@ -28,10 +28,17 @@ final class PacedReplay {
         self.finished = finished
     }
 
-    /// Arms the first step, at once: the records run from the scheduler, not from here.
-    func start() {
-        due = scheduler.now
+    /// Arms the first step, at `instant` (now by default): the records run
+    /// from the scheduler, not from here.
+    func start(at instant: MonotonicInstant? = nil) {
+        due = instant ?? scheduler.now
         timer = scheduler.at(due) { [unowned self] in advance() }
+    }
+
+    /// Feeds nothing more, and never calls `finished`.
+    func stop() {
+        if let timer { scheduler.cancel(timer) }
+        timer = nil
     }
 
     private func advance() {
