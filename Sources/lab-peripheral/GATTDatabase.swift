@@ -2,7 +2,9 @@ import AccessoryATT
 import AccessoryCore
 
 /// The lab sensor's attribute table: one primary service holding one
-/// readable characteristic. Handles start at 1, in declaration order.
+/// readable characteristic. Handles start at 1, in declaration order. With
+/// `requiresEncryption` the characteristic's value is read only over an
+/// encrypted link, as a lock's or a medical sensor's is.
 struct GATTDatabase {
     struct Attribute {
         var handle: UInt16
@@ -19,9 +21,11 @@ struct GATTDatabase {
     let service: BluetoothUUID
     /// The handle of the characteristic's value.
     let valueHandle: UInt16 = 0x0003
+    let requiresEncryption: Bool
 
-    init(service: BluetoothUUID, characteristic: BluetoothUUID, value: [UInt8]) {
+    init(service: BluetoothUUID, characteristic: BluetoothUUID, value: [UInt8], requiresEncryption: Bool = false) {
         self.service = service
+        self.requiresEncryption = requiresEncryption
         attributes = [
             Attribute(handle: 0x0001, type: Self.primaryService, value: ATTPDU.uuidBytes(service)),
             Attribute(
@@ -38,6 +42,9 @@ struct GATTDatabase {
     }
 
     func attribute(_ handle: UInt16) -> Attribute? { attributes.first { $0.handle == handle } }
+
+    /// Whether reading `handle` needs an encrypted link.
+    func isProtected(_ handle: UInt16) -> Bool { requiresEncryption && handle == valueHandle }
 
     func attributes(in range: ATTHandleRange) -> [Attribute] { attributes.filter { range.contains($0.handle) } }
 }

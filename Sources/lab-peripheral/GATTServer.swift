@@ -3,7 +3,10 @@ import AccessoryCore
 
 /// Answers a client's ATT requests from the database: discovery, reads,
 /// MTU; writes are refused (the sensor's value is read-only). Pure: a
-/// request's bytes in, the response's bytes out (nil when none is due).
+/// request's bytes and whether the link is encrypted in, the response's
+/// bytes out (nil when none is due). A protected value read over a link
+/// without encryption gets Insufficient Authentication, what a bonded
+/// accessory answers a central it has no keys for.
 struct GATTServer {
     let database: GATTDatabase
     /// What this server can receive.
@@ -12,7 +15,7 @@ struct GATTServer {
 
     init(database: GATTDatabase) { self.database = database }
 
-    mutating func respond(to bytes: [UInt8]) -> [UInt8]? {
+    mutating func respond(to bytes: [UInt8], encrypted: Bool) -> [UInt8]? {
         let request: ATTPDU
         do {
             request = try ATTPDU(decoding: bytes)
@@ -21,10 +24,10 @@ struct GATTServer {
             let code: ATTErrorCode = if case .unknownOpcode = error { .requestNotSupported } else { .invalidPDU }
             return ATTPDU.errorResponse(requestOpcode: opcode, handle: 0, error: code).encoded
         }
-        return response(to: request)?.encoded
+        return response(to: request, encrypted: encrypted)?.encoded
     }
 
-    private mutating func response(to request: ATTPDU) -> ATTPDU? {
+    private mutating func response(to request: ATTPDU, encrypted: Bool) -> ATTPDU? {
         func failure(_ handle: UInt16, _ error: ATTErrorCode) -> ATTPDU {
             .errorResponse(requestOpcode: request.opcode.rawValue, handle: handle, error: error)
         }
@@ -41,7 +44,11 @@ struct GATTServer {
             return groups.isEmpty ? failure(range.start, .attributeNotFound) : .readByGroupTypeResponse(fitting(groups))
         case .readByTypeRequest(let range, let type):
             guard range.isValid else { return failure(range.start, .invalidHandle) }
-            let found = database.attributes(in: range).filter { $0.type == type }.map {
+            let matching = database.attributes(in: range).filter { $0.type == type }
+            if !encrypted, let first = matching.first, database.isProtected(first.handle) {
+                return failure(first.handle, .insufficientAuthentication)
+            }
+            let found = matching.map {
                 ATTHandleValue(handle: $0.handle, value: Array($0.value.prefix(mtu - 4)))
             }
             return found.isEmpty ? failure(range.start, .attributeNotFound) : .readByTypeResponse(fitting(found))
@@ -55,6 +62,7 @@ struct GATTServer {
             return .findInformationResponse(Array(sameFormat.prefix((mtu - 2) / (short ? 4 : 18))))
         case .readRequest(let handle):
             guard let attribute = database.attribute(handle) else { return failure(handle, .invalidHandle) }
+            if !encrypted && database.isProtected(handle) { return failure(handle, .insufficientAuthentication) }
             return .readResponse(value: Array(attribute.value.prefix(mtu - 1)))
         case .writeRequest(let handle, _):
             return failure(handle, database.attribute(handle) == nil ? .invalidHandle : .writeNotPermitted)

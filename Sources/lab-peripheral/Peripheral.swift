@@ -69,7 +69,9 @@ struct Peripheral {
                     let socket = PacketSocket(fd: descriptor)
                     do {
                         let request = try socket.receive(timeoutSeconds: 0)
-                        if let response = server.respond(to: request) { try socket.send(response) }
+                        // Asked per request: the central may encrypt the link at any time.
+                        let encrypted = (try? L2CAPSocket.security(fd: descriptor))?.isEncrypted ?? false
+                        if let response = server.respond(to: request, encrypted: encrypted) { try socket.send(response) }
                         clients[descriptor] = server
                     } catch {
                         clients.removeValue(forKey: descriptor)

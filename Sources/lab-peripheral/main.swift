@@ -8,19 +8,24 @@ import Glibc
 // bind an LE L2CAP socket to the ATT channel, so the lab has its own.
 //
 //   lab-peripheral serve --controller hci1 --value TEXT [--name NAME] [--service UUID] [--characteristic UUID]
-//                  [--psm N] [--control PATH]
+//                  [--psm N] [--control PATH] [--require-encryption]
 //       advertise (connectable, NAME and the 128-bit service UUID) and serve a
 //       primary service with one readable characteristic holding TEXT, on the
 //       ATT channel and, with --psm, over a connection-oriented channel on PSM N;
 //       with --control, take `off`, `on` or `beacon MS` for the advertising on a
 //       unix seqpacket socket at PATH, one command per connection, answered
-//       `ok ...` once the controller has (AirCommand.swift).
+//       `ok ...` once the controller has (AirCommand.swift); with
+//       --require-encryption, the characteristic is read only over an
+//       encrypted link (else ATT Insufficient Authentication).
 //   lab-peripheral central (--fd N | --controller hci0 --address ADDR[/random])
 //                  [--service UUID] [--characteristic UUID] [--read-again-on-input]
+//                  [--security low|medium|high]
 //       read the characteristic (over an inherited connected socket, or one of
 //       its own) and print `value "TEXT"`; with --read-again-on-input, read it
 //       again after a line on stdin, printing `read failed: REASON` (exit 3)
-//       when the channel is gone.
+//       when the channel is gone. --security asks the kernel for that level
+//       before connecting (medium: encrypted with the bond's key, pairing
+//       first when there is none).
 
 let defaultService = BluetoothUUID("4C616253-656E-736F-7200-000000000001")!
 let defaultCharacteristic = BluetoothUUID("4C616253-656E-736F-7200-000000000002")!
@@ -36,7 +41,7 @@ var options: [String: String] = [:]
 var flags: Set<String> = []
 while !arguments.isEmpty {
     let key = arguments.removeFirst()
-    if key == "--read-again-on-input" {
+    if key == "--read-again-on-input" || key == "--require-encryption" {
         flags.insert(key)
     } else if key.hasPrefix("--"), !arguments.isEmpty {
         options[key] = arguments.removeFirst()
@@ -68,7 +73,8 @@ case "serve":
     let info = controller(named: options["--controller"])
     do {
         let advertiser = try LabAdvertiser(controller: info.index, name: options["--name"] ?? "Lab Sensor", service: service)
-        let database = GATTDatabase(service: service, characteristic: characteristic, value: Array(value.utf8))
+        let database = GATTDatabase(service: service, characteristic: characteristic, value: Array(value.utf8),
+                                    requiresEncryption: flags.contains("--require-encryption"))
         let psm = options["--psm"].map { UInt16($0) ?? 0 }
         if psm == 0 { fail("lab-peripheral serve: --psm: not a PSM", status: 2) }
         let control = try options["--control"].map { try AirControlSocket(path: $0) }
@@ -85,8 +91,16 @@ case "central":
         guard let text = options["--address"], let peer = BluetoothDeviceIdentifier(parsing: text) else {
             fail("lab-peripheral central: --fd or --address ADDR[/random] is required", status: 2)
         }
+        let security: L2CAPSecurity.Level?
+        switch options["--security"] {
+        case nil: security = nil
+        case "low": security = .low
+        case "medium": security = .medium
+        case "high": security = .high
+        case let other?: fail("lab-peripheral central: --security: not low, medium or high: \(other)", status: 2)
+        }
         let info = controller(named: options["--controller"])
-        do { fd = try CentralConnection.connect(from: info.address, to: peer) } catch {
+        do { fd = try CentralConnection.connect(from: info.address, to: peer, security: security) } catch {
             fail("connect failed: \(error)")
         }
     }
