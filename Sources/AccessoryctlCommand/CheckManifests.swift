@@ -54,6 +54,7 @@ struct CheckManifests: ControlCommand {
         list("service UUIDs", manifest.bluetoothServiceUUIDs.sorted().map(\.description))
         list("company identifiers", manifest.bluetoothCompanyIdentifiers.sorted().map { "0x" + hexByte(UInt8($0 >> 8), uppercase: true) + hexByte(UInt8($0 & 0xFF), uppercase: true) })
         list("names", manifest.bluetoothNames.sorted().map { "\"\($0)\"" })
+        if manifest.bluetoothPairing { lines.append("  pairing: yes") }
         list("SSIDs", manifest.ssids.map { "\"\($0.displayName)\"" }.sorted())
         list("product images", manifest.productImages)
         list("SSID prefixes", manifest.ssidPrefixes.map { "\"\(SSID(bytes: $0)?.displayName ?? hexString($0))\"" }.sorted())

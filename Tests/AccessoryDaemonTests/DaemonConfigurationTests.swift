@@ -46,6 +46,30 @@ import Testing
         #expect(throws: KeyFileError.self) { try apply("[Limits]\nStringLength=lots\n") }
     }
 
+    /// Issue 26: the administrator's pairing policy, `any` unless set.
+    @Test func pairingPolicyDefaultsToAnyAndEachValueSetsIt() throws {
+        #expect(try apply("").pairingPolicy == .any)
+        #expect(try apply("[Bluetooth]\nPairing=just-works-only\n").pairingPolicy == .justWorksOnly)
+        #expect(try apply("[Bluetooth]\nPairing=Refuse\n").pairingPolicy == .refuse)
+        #expect(try apply("[Bluetooth]\nPairing=refuse\nPairing=any\n").pairingPolicy == .any)
+    }
+
+    @Test(arguments: [
+        ("[Bluetooth]\nEnabled=yes\n\nPairing=justworks\n", 4,
+         KeyFileError.Reason.invalidValue(section: "Bluetooth", key: "Pairing", value: "justworks",
+                                          expected: "any, just-works-only or refuse")),
+        ("[Bluetooth]\nPairing=\n", 2,
+         .invalidValue(section: "Bluetooth", key: "Pairing", value: "", expected: "any, just-works-only or refuse")),
+        ("[Daemon]\nPairing=any\n", 2, .unknownKey(section: "Daemon", key: "Pairing")),
+    ])
+    func aBadPairingPolicyNamesFileLineAndKey(text: String, line: Int, reason: KeyFileError.Reason) {
+        #expect(throws: KeyFileError(source: "test.conf", line: line, reason: reason)) { try apply(text) }
+        do { _ = try apply(text) } catch {
+            #expect("\(error)".hasPrefix("test.conf:\(line): "))
+            #expect("\(error)".contains("'Pairing'"))
+        }
+    }
+
     @Test(arguments: [
         ("[Daemon]\nLogLevel=info\nColour=blue\n", 3, KeyFileError.Reason.unknownKey(section: "Daemon", key: "Colour")),
         ("[Radio]\nEnabled=yes\n", 2, .unknownSection("Radio")),

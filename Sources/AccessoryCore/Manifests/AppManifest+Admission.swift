@@ -15,6 +15,10 @@ extension AppManifest {
                 found.append(.undeclaredName(name))
             }
         }
+        // Pairing writes keys on the gateway: only for apps that said they need it.
+        if descriptor.supportedOptions.contains(.bluetoothPairingLE), !bluetoothPairing {
+            found.append(.undeclaredPairing)
+        }
         if descriptor.describesWiFi {
             if !supports.contains(.wifi) { found.append(.wifiNotSupported) }
             if let ssid = descriptor.ssid, !ssids.contains(ssid), !hasDeclaredPrefix(of: ssid.bytes) {

@@ -19,6 +19,9 @@ public struct AppManifest: Hashable, Sendable {
     public var bluetoothCompanyIdentifiers: Set<UInt16>
     /// Names a descriptor may use as name substring or name pattern, exactly as written.
     public var bluetoothNames: Set<String>
+    /// `[Bluetooth] Pairing=yes`: the app's descriptors may ask for pairing
+    /// during setup (`SupportedOptions=bluetoothPairingLE`).
+    public var bluetoothPairing: Bool
     public var ssids: Set<SSID>
     /// A descriptor's SSID or SSID prefix may start with any of these.
     public var ssidPrefixes: Set<[UInt8]>
@@ -36,6 +39,7 @@ public struct AppManifest: Hashable, Sendable {
         bluetoothServiceUUIDs: Set<BluetoothUUID> = [],
         bluetoothCompanyIdentifiers: Set<UInt16> = [],
         bluetoothNames: Set<String> = [],
+        bluetoothPairing: Bool = false,
         ssids: Set<SSID> = [],
         ssidPrefixes: Set<[UInt8]> = [],
         source: String = ""
@@ -50,6 +54,7 @@ public struct AppManifest: Hashable, Sendable {
         self.bluetoothServiceUUIDs = bluetoothServiceUUIDs
         self.bluetoothCompanyIdentifiers = bluetoothCompanyIdentifiers
         self.bluetoothNames = bluetoothNames
+        self.bluetoothPairing = bluetoothPairing
         self.ssids = ssids
         self.ssidPrefixes = ssidPrefixes
         self.source = source

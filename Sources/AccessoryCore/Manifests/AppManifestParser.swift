@@ -14,6 +14,7 @@
 ///     CompanyIdentifiers=0x004C 76
 ///     Names=Acme Sensor
 ///     Names=ACME-*
+///     Pairing=yes
 ///
 ///     [Wi-Fi]
 ///     SSIDs=Acme Setup
@@ -31,6 +32,8 @@
 /// - `[Bluetooth]`: `ServiceUUIDs=` and `CompanyIdentifiers=` (hex with `0x`,
 ///   or decimal) take space-separated lists; `Names=` takes one name per
 ///   line, because names hold spaces. All three may be repeated and add up.
+///   `Pairing=` (a boolean, at most once, default no) lets descriptors ask
+///   for pairing during setup (`SupportedOptions=bluetoothPairingLE`).
 /// - `[Wi-Fi]`: `SSIDs=` and `SSIDPrefixes=`, one per line, repeatable; UTF-8
 ///   text with `\xNN` for any octet and `\\` for a backslash; at most 32 octets.
 /// A `[Bluetooth]` or `[Wi-Fi]` section needs the matching `Supports=` entry.
@@ -57,7 +60,8 @@ enum AppManifestParser {
                 fail(entry.line, .invalidValue(section: entry.section, key: entry.key, value: entry.value, expected: expected))
             }
             switch (entry.section, entry.key) {
-            case ("App", "Name"), ("App", "DisplayName"), ("App", "User"), ("App", "Unit"), ("App", "Supports"), ("App", "WakeSocket"):
+            case ("App", "Name"), ("App", "DisplayName"), ("App", "User"), ("App", "Unit"), ("App", "Supports"), ("App", "WakeSocket"),
+                ("Bluetooth", "Pairing"):
                 guard seen.insert(entry.key).inserted else {
                     throw fail(entry.line, .duplicateKey(section: entry.section, key: entry.key))
                 }
@@ -117,6 +121,12 @@ enum AppManifestParser {
             case ("Bluetooth", "Names"):
                 guard !entry.value.isEmpty else { throw invalid("a name") }
                 manifest.bluetoothNames.insert(entry.value)
+            case ("Bluetooth", "Pairing"):
+                switch entry.value.lowercased() {
+                case "yes", "true", "on", "1": manifest.bluetoothPairing = true
+                case "no", "false", "off", "0": manifest.bluetoothPairing = false
+                default: throw invalid("a boolean (yes/no, true/false, on/off, 1/0)")
+                }
             case ("Wi-Fi", "SSIDs"):
                 guard let octets = SSIDText.octets(entry.value), !octets.isEmpty, let ssid = SSID(bytes: octets) else {
                     throw invalid("an SSID of 1 to 32 octets (\\xNN for any octet)")

@@ -9,6 +9,8 @@ public enum ManifestViolation: Hashable, Sendable, CustomStringConvertible {
     case undeclaredCompanyIdentifier(UInt16)
     /// A name substring or name pattern not listed in `Names=`.
     case undeclaredName(String)
+    /// `SupportedOptions=bluetoothPairingLE` from an app without `[Bluetooth] Pairing=yes`.
+    case undeclaredPairing
     case undeclaredSSID(SSID)
     case undeclaredSSIDPrefix([UInt8])
     /// A display item's or shown candidate's image that is not one of the
@@ -27,6 +29,8 @@ public enum ManifestViolation: Hashable, Sendable, CustomStringConvertible {
             "company identifier 0x\(hexByte(UInt8(id >> 8), uppercase: true))\(hexByte(UInt8(id & 0xFF), uppercase: true)) is not in [Bluetooth] CompanyIdentifiers="
         case .undeclaredName(let name):
             "name '\(name)' is not in [Bluetooth] Names="
+        case .undeclaredPairing:
+            "option bluetoothPairingLE needs [Bluetooth] Pairing=yes"
         case .undeclaredSSID(let ssid):
             "SSID '\(ssid.displayName)' is not in [Wi-Fi] SSIDs= and has no prefix in SSIDPrefixes="
         case .undeclaredSSIDPrefix(let prefix):

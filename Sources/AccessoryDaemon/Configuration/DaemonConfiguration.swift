@@ -12,6 +12,9 @@ public struct DaemonConfiguration: Equatable, Sendable {
     public var bluetoothEnabled = true
     /// [Bluetooth] Controllers=, ExclusiveControllers=, ScanWatchdog=, ScanMode=.
     public var bluetooth = BluetoothSettings()
+    /// [Bluetooth] Pairing=: any, just-works-only or refuse; what a setup's
+    /// `PairingProcedure` may do (read when a pairing starts, so a reload applies).
+    public var pairingPolicy = PairingPolicy.any
     /// [Wi-Fi] Enabled=: whether to look for Wi-Fi interfaces at all.
     public var wifiEnabled = true
     /// [Wi-Fi] ScanInterval=, ScanIntervalMax=, ScanType=, Frequencies=, Interfaces=.
@@ -75,6 +78,11 @@ public struct DaemonConfiguration: Equatable, Sendable {
                     throw invalid(entry, file, expected: "auto or never")
                 }
                 bluetooth.powerControllers = setting
+            case ("Bluetooth", "Pairing"):
+                guard let policy = PairingPolicy(configurationValue: entry.value) else {
+                    throw invalid(entry, file, expected: "any, just-works-only or refuse")
+                }
+                pairingPolicy = policy
             case ("Wi-Fi", "Enabled"):
                 wifiEnabled = try boolean(entry, file)
             case ("Wi-Fi", "ScanInterval"):
@@ -126,7 +134,7 @@ public struct DaemonConfiguration: Equatable, Sendable {
     /// Every section and the keys it may hold.
     static let keys: [String: Set<String>] = [
         "Daemon": ["LogLevel"],
-        "Bluetooth": ["Enabled", "Controllers", "ExclusiveControllers", "ScanWatchdog", "ScanMode", "PowerControllers"],
+        "Bluetooth": ["Enabled", "Controllers", "ExclusiveControllers", "ScanWatchdog", "ScanMode", "PowerControllers", "Pairing"],
         "Wi-Fi": ["Enabled", "ScanInterval", "ScanIntervalMax", "ScanType", "Frequencies", "Interfaces", "JoinInterface", "WPASupplicantDirectory"],
         "Limits": Set(AppLimits.Limit.allCases.map(\.rawValue)),
     ]

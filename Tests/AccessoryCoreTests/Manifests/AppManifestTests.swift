@@ -23,6 +23,7 @@ private let acme = """
     CompanyIdentifiers=0x004C 89
     Names=Acme Sensor
     Names=ACME-*
+    Pairing=yes
 
     [Wi-Fi]
     SSIDs=Acme Setup
@@ -42,6 +43,7 @@ private let acme = """
         #expect(manifest.bluetoothServiceUUIDs == Set(["180F", "FCD2", "6E400001-B5A3-F393-E0A9-E50E24DCCA9E"].map { BluetoothUUID($0)! }))
         #expect(manifest.bluetoothCompanyIdentifiers == [0x004C, 0x0059])
         #expect(manifest.bluetoothNames == ["Acme Sensor", "ACME-*"])
+        #expect(manifest.bluetoothPairing)
         #expect(manifest.ssids == [SSID("Acme Setup")!, SSID(bytes: [0x42, 0x61, 0x64, 0xFF, 0x5C, 0x6E, 0x61, 0x6D, 0x65])!])
         #expect(manifest.ssidPrefixes == [Array("ACME-".utf8)])
         #expect(manifest.source == "\(vendorDir)/acme-sensor-logger.conf")
@@ -83,6 +85,11 @@ private let acme = """
          .invalidValue(section: "App", key: "WakeSocket", value: "m@.socket", expected: "a systemd unit name ending in .socket, not a template (no @)")),
         ("[App]\nName=m\nUser=u\nWakeSocket=m.socket\nWakeSocket=m.socket\nSupports=Bluetooth", 5,
          .duplicateKey(section: "App", key: "WakeSocket")),
+        ("[App]\nName=m\nUser=u\nSupports=Bluetooth\n[Bluetooth]\nPairing=LE", 6,
+         .invalidValue(section: "Bluetooth", key: "Pairing", value: "LE", expected: "a boolean (yes/no, true/false, on/off, 1/0)")),
+        ("[App]\nName=m\nUser=u\nSupports=Bluetooth\n[Bluetooth]\nPairing=no\nPairing=yes", 7,
+         .duplicateKey(section: "Bluetooth", key: "Pairing")),
+        ("[App]\nName=m\nUser=u\nSupports=Bluetooth\nPairing=yes", 5, .unknownKey(section: "App", key: "Pairing")),
     ]
 
     @Test func readsTheWakeSocket() throws {
@@ -91,6 +98,16 @@ private let acme = """
         #expect(catalog.errors.isEmpty)
         #expect(try #require(catalog["m"]).wakeSocket == "m-wake.socket")
         #expect(try #require(AppManifestLoader.load(vendor: [file(vendorDir, "acme-sensor-logger.conf", acme)], administrator: [])["acme-sensor-logger"]).wakeSocket == nil)
+    }
+
+    /// Pairing is declared, never assumed: without the key, or with no, the app may not ask for it.
+    @Test func pairingIsOffUnlessDeclared() throws {
+        for (bluetooth, expected) in [("", false), ("[Bluetooth]\nPairing=no\n", false), ("[Bluetooth]\nPairing=true\n", true)] {
+            let text = "[App]\nName=m\nUser=u\nSupports=Bluetooth\n" + bluetooth
+            let catalog = AppManifestLoader.load(vendor: [file(vendorDir, "m.conf", text)], administrator: [])
+            #expect(catalog.errors.isEmpty)
+            #expect(try #require(catalog["m"]).bluetoothPairing == expected)
+        }
     }
 
     @Test(arguments: malformed)
@@ -191,6 +208,25 @@ private let acme = """
     func undeclaredValueIsInvalidRequestNamingIt(descriptor: DiscoveryDescriptor, violation: ManifestViolation) {
         #expect(throws: AccessorySetupError.invalidRequest(violation)) { try manifest.admit(descriptor) }
         do { try manifest.admit(descriptor) } catch { #expect(error.code == .invalidRequest) }
+    }
+
+    /// Issue 26: a descriptor asking for pairing is refused by name unless
+    /// the manifest declares `[Bluetooth] Pairing=yes`; other options need no declaration.
+    @Test func pairingMustBeDeclared() throws {
+        var descriptor = DiscoveryDescriptor(bluetoothCompanyIdentifier: 0x004C, bluetoothNameSubstring: "Acme")
+        descriptor.supportedOptions = [.bluetoothPairingLE]
+        #expect(!manifest.bluetoothPairing)
+        #expect(throws: AccessorySetupError.invalidRequest(.undeclaredPairing)) { try manifest.admit(descriptor) }
+        #expect(AccessorySetupError.invalidRequest(.undeclaredPairing).description
+            == "invalidRequest (450): not declared in the app's manifest: option bluetoothPairingLE needs [Bluetooth] Pairing=yes")
+
+        var declared = manifest
+        declared.bluetoothPairing = true
+        #expect(throws: Never.self) { try declared.admit(descriptor) }
+
+        var others = descriptor
+        others.supportedOptions = [.bluetoothTransportBridging, .bluetoothHID]
+        #expect(throws: Never.self) { try manifest.admit(others) }
     }
 
     @Test func radiosNotInSupportsAreRefused() {
