@@ -72,9 +72,10 @@ public enum BondStoreCodec {
         var bonds: [Bond] = []
         var seen = Set<AccessoryID>()
         var identities = Set<BluetoothDeviceIdentifier>()
-        for section in file.sections where section != "Store" {
+        for header in file.sectionHeaders where header.name != "Store" {
+            let section = header.name
             guard section.hasPrefix("Bond "), let id = AccessoryID(section.dropFirst("Bond ".count)) else {
-                throw .unexpectedSection(section)
+                throw .unexpectedSection(line: header.line)
             }
             guard seen.insert(id).inserted else { throw .duplicateBond(id) }
             let bond = try self.bond(id, valuesBySection[section] ?? [:])
@@ -149,7 +150,8 @@ public enum BondStoreError: Error, Hashable, Sendable, CustomStringConvertible {
     case syntax(line: Int?)
     /// No `[Store] Version=` number.
     case noVersion
-    case unexpectedSection(String)
+    /// A section that is neither `[Store]` nor `[Bond ID]`, at this line (not quoted: it could hold anything).
+    case unexpectedSection(line: Int)
     case duplicateBond(AccessoryID)
     /// Two bonds with one identity address: which keys are the accessory's would be a guess.
     case duplicateIdentity(AccessoryID)
@@ -169,7 +171,7 @@ public enum BondStoreError: Error, Hashable, Sendable, CustomStringConvertible {
         case .unsupportedVersion(let version): "version \(version) is not one this accessoryd reads"
         case .syntax(let line): "not key-file syntax" + (line.map { " at line \($0)" } ?? "")
         case .noVersion: "no [Store] Version"
-        case .unexpectedSection(let section): "unexpected section [\(section)]"
+        case .unexpectedSection(let line): "unexpected section at line \(line)"
         case .duplicateBond(let id): "bond \(id) appears twice"
         case .duplicateIdentity(let id): "bond \(id) has the identity address of another bond"
         case .missingField(let id, let key): "bond \(id) lacks \(key)"
