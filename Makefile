@@ -12,7 +12,7 @@ VIRTME_NG    := virtme-ng==1.42
 # Building and the host tests.
 BUILD_PACKAGES := pkg-config libsystemd-dev libnl-genl-3-dev libbluetooth-dev dpkg-dev valgrind \
                   dbus systemd python3-dbus python3-gi \
-                  libmosquitto-dev mosquitto mosquitto-clients openssl
+                  libmosquitto-dev mosquitto mosquitto-clients openssl nettle-dev
 # The Debian package: debhelper builds it, lintian checks it.
 DEB_PACKAGES := debhelper fakeroot lintian
 # The lab: Debian's kernel under QEMU with virtual radios, and the real radio daemons.

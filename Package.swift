@@ -57,6 +57,11 @@ let package = Package(
         .systemLibrary(
             name: "CBluetooth",
             providers: [.apt(["libbluetooth-dev"])]),
+        // AES-128 for resolving private addresses: Nettle, already on every board
+        // (apt needs it) and free of global state (NettleAES128.swift says why).
+        .systemLibrary(
+            name: "CNettle", pkgConfig: "nettle",
+            providers: [.apt(["nettle-dev"])]),
 
         // Layer 3: system adapters. The platform is what every process needs (an app
         // too); the radios only the daemon.
@@ -66,7 +71,7 @@ let package = Package(
         .target(
             name: "AccessoryRadios",
             dependencies: [
-                "AccessoryCore", "AccessoryCodecs", "AccessoryPlatform", "CNetlink", "CBluetooth",
+                "AccessoryCore", "AccessoryCodecs", "AccessoryPlatform", "CNetlink", "CBluetooth", "CNettle",
             ]),
 
         // The bus contract, declared once for both ends of the bus.
@@ -143,7 +148,8 @@ let package = Package(
             name: "accessory-mqtt",
             dependencies: ["AccessoryMQTT", "AccessorySetup", "AccessoryCore", "AccessoryPlatform", "CMosquitto", "CSystemd"]),
         .executableTarget(
-            name: "accessory-bench", dependencies: ["AccessoryCore", "AccessoryCodecs", "AccessoryDecisions", "AccessoryDaemon", "TestSupport"]),
+            name: "accessory-bench",
+            dependencies: ["AccessoryCore", "AccessoryCodecs", "AccessoryDecisions", "AccessoryDaemon", "AccessoryRadios", "TestSupport"]),
 
         // The bridge's values in process; the bridge against a real mosquitto and accessoryd.
         .testTarget(

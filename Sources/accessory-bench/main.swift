@@ -20,6 +20,9 @@ let usage = """
                                               a btsnoop capture for accessoryd --replay
       descriptors OUT --descriptors D         the same descriptors as a --descriptors file
       matching                                the index against a scan of every descriptor
+      resolve [--bonds B] [--addresses A] [--strangers S] [--runs R]
+                                              resolvable private addresses: A rotating ones of B bonds among
+                                              S strangers', each report's identity cold (first sight) and warm
     R = 0 runs one untimed pass (for callgrind and allocation counts).
     """
 
@@ -114,6 +117,20 @@ case "descriptors":
     print("descriptors items=\(count)")
 case "matching":
     printMatchingTable()
+case "resolve":
+    let crowd = ResolutionBenchmarks(bonds: options["bonds"] ?? 10, addresses: options["addresses"] ?? 1_000,
+                                     strangers: options["strangers"] ?? 1_000, seed: 0x5EED)
+    let blocks = crowd.blocksPerReport()
+    print("resolve-blocks items=\(crowd.reports.count) cold=\(String(format: "%.2f", blocks.cold)) warm=\(String(format: "%.2f", blocks.warm))")
+    // Cold: a fresh resolver each pass, so every report is an address's first.
+    report("resolve-cold", items: crowd.reports.count) {
+        var resolver = crowd.resolver()
+        return ResolutionBenchmarks.pass(&resolver, crowd.reports)
+    }
+    // Warm: one resolver that has seen every address once already.
+    var warm = crowd.resolver()
+    _ = ResolutionBenchmarks.pass(&warm, crowd.reports)
+    report("resolve-warm", items: crowd.reports.count) { ResolutionBenchmarks.pass(&warm, crowd.reports) }
 default:
     fail("unknown command \(command)")
 }

@@ -167,7 +167,7 @@ public enum GrantStoreCodec {
         return String(validating: out, as: UTF8.self)
     }
 
-    private static func lastRange(of needle: [UInt8], in haystack: [UInt8]) -> Int? {
+    static func lastRange(of needle: [UInt8], in haystack: [UInt8]) -> Int? {
         guard haystack.count >= needle.count else { return nil }
         var index = haystack.count - needle.count
         while index >= 0 {

@@ -16,6 +16,7 @@ let fuzzTargets: [FuzzTarget] = [
     descriptorFileTarget,
     descriptorFieldsTarget,
     grantStoreTarget,
+    bondStoreTarget,
     busArgumentsTarget,
     clientDecodingTarget,
     wpaCredentialsTarget,
