@@ -347,15 +347,28 @@ final class MonitorLineEncoder {
         }
     }
 
-    /// Lowercase hex, no separators, as `hexString`.
+    /// Lowercase hex, no separators, as `hexString`. Each byte's two digits
+    /// come from a table as one store: data values are most of a line, and
+    /// computing the digits was still ~1,300 instructions a line.
     private func appendHex(_ value: UnsafeRawBufferPointer) {
         put(2 * value.count) { out in
-            var index = 0
-            while index < value.count {
-                Self.writeHexByte(value[index], uppercase: false, to: out + 2 * index)
-                index += 1
+            Self.lowercaseHexPairs.withUnsafeBufferPointer { pairs in
+                let target = UnsafeMutableRawPointer(out)
+                var index = 0
+                while index < value.count {
+                    target.storeBytes(of: pairs[Int(value[index])], toByteOffset: 2 * index, as: UInt16.self)
+                    index += 1
+                }
             }
         }
+    }
+
+    /// Each byte's two lowercase digits, first digit at the lower address once
+    /// stored. Computed from `hexDigit`, not written out: see `hexByte` for a
+    /// compiler that swapped digit tables chosen by a condition.
+    private static let lowercaseHexPairs: [UInt16] = (0...255).map { byte in
+        (UInt16(hexDigit(UInt8(byte) >> 4, uppercase: false)) | UInt16(hexDigit(UInt8(byte) & 0x0F, uppercase: false)) << 8)
+            .littleEndian
     }
 
     @inline(__always)
