@@ -15,20 +15,26 @@ public struct MatchingIndex: Sendable {
     /// retained and released each of them.
     private var tables = Tables()
 
+    ///
+    /// Its properties skip the runtime exclusivity checks: three reads of
+    /// them per report cost ~190 instructions (callgrind, issue 25), and Core
+    /// cannot take the daemon's build flag (an app's build links it). Safe
+    /// because the class is private to the index, which changes it only in
+    /// its own mutating methods, after `ownTables()`, with no access overlapping.
     private final class Tables: @unchecked Sendable {
         /// Descriptors live in slots so the buckets hold small integers, not keys.
-        var slots: [CompiledDescriptor?] = []
-        var freeSlots: [Int] = []
-        var slotByKey: [DescriptorMatch: Int] = [:]
-        var idsByApp: [AppID: Set<DescriptorID>] = [:]
+        @exclusivity(unchecked) var slots: [CompiledDescriptor?] = []
+        @exclusivity(unchecked) var freeSlots: [Int] = []
+        @exclusivity(unchecked) var slotByKey: [DescriptorMatch: Int] = [:]
+        @exclusivity(unchecked) var idsByApp: [AppID: Set<DescriptorID>] = [:]
 
-        var byCompanyIdentifier: [UInt16: [Int]] = [:]
-        var byServiceUUID: [BluetoothUUID: [Int]] = [:]
-        var bySSID: [[UInt8]: [Int]] = [:]
-        var bySSIDPrefix: [[UInt8]: [Int]] = [:]
+        @exclusivity(unchecked) var byCompanyIdentifier: [UInt16: [Int]] = [:]
+        @exclusivity(unchecked) var byServiceUUID: [BluetoothUUID: [Int]] = [:]
+        @exclusivity(unchecked) var bySSID: [[UInt8]: [Int]] = [:]
+        @exclusivity(unchecked) var bySSIDPrefix: [[UInt8]: [Int]] = [:]
         /// How many prefixes of each length (index = length) are indexed, so a
         /// lookup tries only the lengths in use.
-        var prefixLengthCounts = [Int](repeating: 0, count: SSID.maximumLength + 1)
+        @exclusivity(unchecked) var prefixLengthCounts = [Int](repeating: 0, count: SSID.maximumLength + 1)
 
         init() {}
 

@@ -4,6 +4,19 @@ public enum AccessoryKey: Hashable, Comparable, Sendable, CustomStringConvertibl
     case bluetooth(BluetoothDeviceIdentifier)
     case wifi(BSSID)
 
+    /// One 64-bit word hashed instead of the case, address and type one by
+    /// one: the registry hashes a key on every report, and each word fed to
+    /// the hasher costs ~40 instructions. Addresses are 48 bits, so the
+    /// address type and the case fit above them and equal keys hash alike.
+    public func hash(into hasher: inout Hasher) {
+        switch self {
+        case .bluetooth(let device):
+            hasher.combine(device.address.rawValue | UInt64(device.addressType.rawValue) << 48)
+        case .wifi(let bssid):
+            hasher.combine(bssid.rawValue | 1 << 63)
+        }
+    }
+
     public var description: String {
         switch self {
         case .bluetooth(let device): "bluetooth \(device)"

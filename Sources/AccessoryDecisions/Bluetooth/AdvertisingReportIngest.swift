@@ -56,12 +56,27 @@ public final class AdvertisingReportIngest {
     /// without decoding the event into values: for them it returns `reportsReadInPlace`.
     @discardableResult
     public func ingest(event bytes: [UInt8], controller: UInt16?) -> HCIEvent? {
-        let readInPlace = bytes.withUnsafeBytes { packet in
-            LEAdvertisingReport.forEachReportInPlace(inEventPacket: packet) { report in
-                ingest(report, controller: controller)
-            }
+        if bytes.withUnsafeBytes({ ingestInPlace($0, controller: controller) }) { return Self.reportsReadInPlace }
+        return decode(bytes, controller: controller)
+    }
+
+    /// `ingest(event:controller:)` for a packet borrowed where it lies (a
+    /// replayed capture's record): legacy reports are read without copying
+    /// the packet first; any other event is copied to be decoded.
+    @discardableResult
+    public func ingest(eventAt packet: UnsafeRawBufferPointer, controller: UInt16?) -> HCIEvent? {
+        if ingestInPlace(packet, controller: controller) { return Self.reportsReadInPlace }
+        return decode(Array(packet), controller: controller)
+    }
+
+    /// Legacy advertising reports read where they lie; false, doing nothing, for any other event.
+    private func ingestInPlace(_ packet: UnsafeRawBufferPointer, controller: UInt16?) -> Bool {
+        LEAdvertisingReport.forEachReportInPlace(inEventPacket: packet) { report in
+            ingest(report, controller: controller)
         }
-        if readInPlace { return Self.reportsReadInPlace }
+    }
+
+    private func decode(_ bytes: [UInt8], controller: UInt16?) -> HCIEvent? {
         let event: HCIEvent
         do {
             event = try HCIEvent.decode(bytes)
