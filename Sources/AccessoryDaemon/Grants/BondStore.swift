@@ -40,14 +40,7 @@ public final class BondStore {
         do throws(BondStoreError) {
             return .loaded(count: try BondStoreCodec.decode(bytes).count)
         } catch {
-            var aside = "\(path).corrupt"
-            var attempt = 1
-            while FileSystem.exists(aside) {
-                attempt += 1
-                aside = "\(path).corrupt-\(attempt)"
-            }
-            try AtomicFile.setAside(path, as: aside)
-            return .setAside(reason: error, setAsideAs: aside)
+            return .setAside(reason: error, setAsideAs: try AtomicFile.setAsideAsCorrupt(path))
         }
     }
 

@@ -46,14 +46,7 @@ public final class GrantStore {
             let loaded = try GrantStoreCodec.decode(bytes)
             return .loaded(count: Set(loaded.map(\.accessory)).count)
         } catch {
-            var aside = "\(path).corrupt"
-            var attempt = 1
-            while FileSystem.exists(aside) {
-                attempt += 1
-                aside = "\(path).corrupt-\(attempt)"
-            }
-            try AtomicFile.setAside(path, as: aside)
-            return .setAside(reason: error, setAsideAs: aside)
+            return .setAside(reason: error, setAsideAs: try AtomicFile.setAsideAsCorrupt(path))
         }
     }
 

@@ -63,4 +63,17 @@ public enum AtomicFile {
     public static func setAside(_ path: String, as newPath: String) throws(SystemError) {
         guard rename(path, newPath) == 0 else { throw SystemError.last("rename(\(path), \(newPath))") }
     }
+
+    /// Moves a damaged store aside as `PATH.corrupt` (`.corrupt-2`, … when
+    /// earlier ones are kept), for the administrator; returns that name.
+    public static func setAsideAsCorrupt(_ path: String) throws(SystemError) -> String {
+        var aside = "\(path).corrupt"
+        var attempt = 1
+        while FileSystem.exists(aside) {
+            attempt += 1
+            aside = "\(path).corrupt-\(attempt)"
+        }
+        try setAside(path, as: aside)
+        return aside
+    }
 }
