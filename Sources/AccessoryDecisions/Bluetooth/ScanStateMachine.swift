@@ -18,6 +18,11 @@ import AccessoryCore
 /// agent takes it up again after a grace period, as it does after a connection
 /// made while it listened (the kernel's scan for the peer). On stop it turns off only
 /// a scan it turned on itself.
+///
+/// Answers name only the opcode. The kernel sends every command, its own and
+/// ours, through one queue, the next once the last is answered, and shows its
+/// own on our socket as it sends them: an answer is another process's when
+/// such a command of its is outstanding, else ours.
 public struct ScanStateMachine {
     public enum Phase: Hashable, Sendable {
         case idle
@@ -122,8 +127,14 @@ public struct ScanStateMachine {
     private var restartingForWatchdog = false
     /// Nothing has been heard since the last watchdog restart.
     private var silentSinceWatchdogRestart = false
-    /// Scan-enable commands other processes sent and are not answered yet, oldest first.
-    private var othersScanEnables: [(opcode: HCIOpcode, enable: Bool)] = []
+    /// Scan commands other processes sent and are not answered yet, oldest first (`enable` nil
+    /// for parameters): the answer to one of ours with the same opcode comes after theirs.
+    private var othersScanCommands: [(opcode: HCIOpcode, enable: Bool?)] = []
+    /// The scan commands of other processes followed here: those we send too, always answered
+    /// with Command Complete.
+    static let followedOpcodes: Set<HCIOpcode> = [
+        .leSetScanParameters, .leSetScanEnable, .leSetExtendedScanParameters, .leSetExtendedScanEnable,
+    ]
 
     public init(exclusive: Bool, scanType: BluetoothSettings.ScanType, watchdog: Duration?) {
         self.exclusive = exclusive
@@ -165,10 +176,10 @@ public struct ScanStateMachine {
 
     /// A command another host process sent to the controller.
     public mutating func observed(_ command: HCICommandPacket) -> [Action] {
-        guard let enable = command.scanEnable else { return [] }
-        othersScanEnables.append((command.opcode, enable))
+        guard Self.followedOpcodes.contains(command.opcode) else { return [] }
+        othersScanCommands.append((command.opcode, command.scanEnable))
         // Every command is answered; should answers get lost (a reset), keep the list short.
-        if othersScanEnables.count > 8 { othersScanEnables.removeFirst() }
+        if othersScanCommands.count > 8 { othersScanCommands.removeFirst() }
         return []
     }
 
@@ -226,13 +237,12 @@ public struct ScanStateMachine {
     private mutating func answered(
         _ opcode: HCIOpcode, status: HCIStatus, parameters: HCIReturnParameters, now: MonotonicInstant
     ) -> [Action] {
-        if let pending, pending.opcode == opcode, !othersScanEnables.contains(where: { $0.opcode == opcode }) {
+        if let pending, pending.opcode == opcode, !othersScanCommands.contains(where: { $0.opcode == opcode }) {
             self.pending = nil
             return ourCommandAnswered(pending, status: status, parameters: parameters, now: now)
         }
-        if let index = othersScanEnables.firstIndex(where: { $0.opcode == opcode }) {
-            let enable = othersScanEnables.remove(at: index).enable
-            guard status.isSuccess else { return [] }
+        if let index = othersScanCommands.firstIndex(where: { $0.opcode == opcode }) {
+            guard let enable = othersScanCommands.remove(at: index).enable, status.isSuccess else { return [] }
             return enable ? anotherProcessStartedScanning() : anotherProcessStoppedScanning()
         }
         if opcode == .reset && status.isSuccess && phase != .stopped && !(pending == .reset) {
@@ -295,7 +305,10 @@ public struct ScanStateMachine {
     }
 
     private mutating func anotherProcessStartedScanning() -> [Action] {
-        guard phase == .scanning || phase == .waitingToRetry && retryTakesScanOnly else { return [] }
+        // While we set a scan up (the procedure known), theirs reached the controller before our
+        // enable, which a controller may accept over a running scan: the scan is theirs.
+        guard phase == .scanning || phase == .settingUp && procedure != nil
+            || phase == .waitingToRetry && retryTakesScanOnly else { return [] }
         // Their scan replaced ours; turning it off on exit would be theirs to do.
         weEnabledScan = false
         return listen(.scanningByAnotherProcess)
@@ -352,7 +365,7 @@ public struct ScanStateMachine {
         restartingForWatchdog = false
         plan = []
         pending = nil
-        othersScanEnables = []
+        othersScanCommands = []
         let delay = backoff.nextDelay()
         return [.recovering(reason, retryAfter: delay), .forgetPendingFragments, .scheduleRetry(after: delay)]
     }
