@@ -1,7 +1,7 @@
 import AccessoryCodecs
 import AccessoryCore
 import Testing
-@testable import AccessoryDaemon
+@testable import AccessoryDecisions
 
 /// Our scan commands and the kernel's, as a shared controller's raw socket
 /// shows them. The kernel sends every command, its own and those written to
