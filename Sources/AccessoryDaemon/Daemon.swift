@@ -59,6 +59,8 @@ public final class Daemon {
     private var hotspots: HotspotJoiner?
     /// Grants survive restarts here; systemd's StateDirectory= names the place.
     public let grants = GrantStore(directory: DaemonDirectories.state)
+    /// The keys of accessories accessoryd paired itself; their IRKs resolve private addresses.
+    public let bonds = BondStore(directory: DaemonDirectories.state)
     /// Descriptors given with `--descriptors`, kept to tell the radios what to look for.
     private var descriptorEntries: [DescriptorFile.Entry] = []
     private let appLoader: AppCatalogLoader
@@ -66,7 +68,7 @@ public final class Daemon {
     public private(set) var apps = AppManifestCatalog()
     /// Everything heard goes through here, on the loops' clock (it is made
     /// before the loop is).
-    public let discovery = DiscoveryPipeline(clock: EventLoop.clock)
+    public let discovery = DiscoveryPipeline(clock: EventLoop.clock, identityCipher: NettleAES128())
     /// `--monitor`: print every sighting, and keep the radios listening for it.
     public var monitor: MonitorOutput?
 
@@ -151,6 +153,11 @@ public final class Daemon {
             }
 
             loadGrants()
+            BondedIdentities.follow(bonds, into: discovery, logger: logger)
+            discovery.onNewAddress = { [unowned self] identity, address in
+                logger.debug("\(identity) is advertising from \(address)",
+                             metadata: ["bluetooth.device": "\(identity)", "bluetooth.address_now": "\(address)"])
+            }
             let authorization = AuthorizationCenter(store: grants, pipeline: discovery, logger: logger, scheduler: loop)
             authorization.demandChanged = { [unowned self] demand in
                 appDemand = demand
@@ -180,12 +187,15 @@ public final class Daemon {
                 service?.channels = ChannelBroker(loop: loop, controllers: { [] }, logger: logger)
             } else if configuration.bluetoothEnabled {
                 // Channels for apps, from the controllers accessoryd does not hold exclusively.
-                service?.channels = ChannelBroker(loop: loop, controllers: { [unowned self] in
+                let broker = ChannelBroker(loop: loop, controllers: { [unowned self] in
                     let settings = configuration.bluetooth
                     return ((try? BluetoothControllerInfo.all()) ?? radios.bluetoothControllers).filter {
                         settings.uses(controller: $0.index) && !settings.exclusiveControllers.contains($0.index)
                     }
                 }, logger: logger)
+                // A bonded accessory is reached at the private address it was heard from last.
+                broker.currentAddress = { [unowned self] in discovery.currentAddress(of: $0) }
+                service?.channels = broker
             }
             if let monitor {
                 discovery.onSighting { monitor.write($0) }

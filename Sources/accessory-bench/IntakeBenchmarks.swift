@@ -56,8 +56,8 @@ struct IntakeBenchmarks {
         let ingest: AdvertisingReportIngest
         var presenceEvents = 0
 
-        init(index: MatchingIndex) {
-            pipeline = DiscoveryPipeline(clock: clock)
+        init(index: MatchingIndex, identityCipher: (any AES128Cipher)? = nil) {
+            pipeline = DiscoveryPipeline(clock: clock, identityCipher: identityCipher)
             pipeline.index = index
             ingest = AdvertisingReportIngest(pipeline: pipeline)
             pipeline.onPresence { [unowned self] _ in presenceEvents += 1 }

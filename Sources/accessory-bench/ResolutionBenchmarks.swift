@@ -1,4 +1,5 @@
 import AccessoryCore
+import AccessoryDecisions
 import AccessoryRadios
 
 /// The resolvable-address crowd: bonded accessories advertising under
@@ -73,5 +74,32 @@ struct ResolutionBenchmarks {
         tally.blocks = 0
         _ = Self.pass(&counted, reports)
         return (cold, Double(tally.blocks) / Double(reports.count))
+    }
+
+    /// The bonded accessories' identities, as `resolver()` names them.
+    var identities: [BluetoothDeviceIdentifier: SecurityKey] {
+        var keys: [BluetoothDeviceIdentifier: SecurityKey] = [:]
+        for (n, irk) in irks.enumerated() {
+            keys[BluetoothDeviceIdentifier(address: BluetoothAddress(rawValue: 0xC0_0000_0000 | UInt64(n))!, addressType: .randomIdentity)] = irk
+        }
+        return keys
+    }
+
+    /// The crowd through the daemon's path: one LE Advertising Report event
+    /// per report (flags, a name, service data), made once.
+    var events: [[UInt8]] {
+        let payload: [UInt8] = [0x02, 0x01, 0x06, 0x07, 0x09] + Array("Sensor".utf8) + [0x05, 0x16, 0x0F, 0x18, 0x01, 0x02]
+        return reports.enumerated().map {
+            HCIAdvertisingEvent.bytes(payload: payload, device: Int($0.element.address.rawValue), rssi: -60 - Int8($0.offset % 30))
+        }
+    }
+
+    /// HCI event → ingest → pipeline (registry, presence; no descriptors),
+    /// resolving the bonds' addresses, or not (`resolving` false: the anchor,
+    /// the same reports through the same path with no IRK known).
+    func intake(resolving: Bool) -> IntakeBenchmarks.Intake {
+        let intake = IntakeBenchmarks.Intake(index: MatchingIndex(), identityCipher: resolving ? NettleAES128() : nil)
+        if resolving { intake.pipeline.resolveAddresses(of: identities) }
+        return intake
     }
 }

@@ -131,6 +131,19 @@ case "resolve":
     var warm = crowd.resolver()
     _ = ResolutionBenchmarks.pass(&warm, crowd.reports)
     report("resolve-warm", items: crowd.reports.count) { ResolutionBenchmarks.pass(&warm, crowd.reports) }
+    // The daemon's path, side by side with its anchor (no IRK known), cold then warm.
+    let events = crowd.events
+    for resolving in [false, true] {
+        let name = resolving ? "resolve-pipeline" : "resolve-pipeline-anchor"
+        report("\(name)-cold", items: events.count) { crowd.intake(resolving: resolving).run(events) }
+    }
+    let steady = [false, true].map { resolving in
+        let intake = crowd.intake(resolving: resolving)
+        _ = intake.run(events)
+        return intake
+    }
+    report("resolve-pipeline-anchor-warm", items: events.count) { steady[0].run(events) }
+    report("resolve-pipeline-warm", items: events.count) { steady[1].run(events) }
 default:
     fail("unknown command \(command)")
 }

@@ -9,10 +9,15 @@ import AccessoryRadios
 ///
 /// Advertising data: flags and the complete 128-bit service UUID; scan
 /// response: the complete local name (both do not fit in one 31-octet PDU).
+/// From a random address (`rotate`), the advertising data also carries the
+/// rotation's number as manufacturer data (company 0xFFFF, one octet).
 struct LabAdvertiser {
     let socket: HCISocket
     let advertisingData: [UInt8]
     let scanResponse: [UInt8]
+    /// Set by `rotate`: the parameters then say "own address random".
+    private var randomAddress: BluetoothAddress?
+    private var rotation: UInt8 = 0
 
     init(controller: UInt16, name: String, service: BluetoothUUID) throws {
         socket = try HCISocket(controller: controller)
@@ -27,11 +32,29 @@ struct LabAdvertiser {
     /// Sets parameters and data, and turns advertising on.
     func start() throws {
         _ = try command(0x200A, [0x00])  // off first: parameters cannot change while on
-        // 100 ms, ADV_IND, public own address, all three channels, no filter.
-        try check(0x2006, [0xA0, 0x00, 0xA0, 0x00, 0x00, 0x00, 0x00, 0, 0, 0, 0, 0, 0, 0x07, 0x00])
-        try check(0x2008, Self.padded(advertisingData))
+        if let randomAddress {
+            // LE Set Random Address: what "own address random" advertises from.
+            try check(0x2005, (0..<6).map { UInt8(truncatingIfNeeded: randomAddress.rawValue >> UInt64(8 * $0)) })
+        }
+        // 100 ms, ADV_IND, public or random own address, all three channels, no filter.
+        let ownAddressType: UInt8 = randomAddress == nil ? 0x00 : 0x01
+        try check(0x2006, [0xA0, 0x00, 0xA0, 0x00, 0x00, ownAddressType, 0x00, 0, 0, 0, 0, 0, 0, 0x07, 0x00])
+        try check(0x2008, Self.padded(currentAdvertisingData))
         try check(0x2009, Self.padded(scanResponse))
         try check(0x200A, [0x01])
+    }
+
+    private var currentAdvertisingData: [UInt8] {
+        randomAddress == nil ? advertisingData : advertisingData + [0x04, 0xFF, 0xFF, 0xFF, rotation]
+    }
+
+    /// Advertises from `address` with rotation number `number` from now on:
+    /// off, the new address and data, and on again when `advertising`.
+    mutating func rotate(to address: BluetoothAddress, number: UInt8, advertising: Bool) throws {
+        randomAddress = address
+        rotation = number
+        try start()
+        if !advertising { try setAdvertising(false) }
     }
 
     /// Turns advertising on again after a connection ended it; a controller

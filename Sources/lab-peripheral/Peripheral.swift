@@ -8,29 +8,45 @@ import AccessoryRadios
 /// `--control`, the check's commands for the advertising (`AirCommand`).
 struct Peripheral {
     let controller: BluetoothControllerInfo
-    let advertiser: LabAdvertiser
+    var advertiser: LabAdvertiser
     let database: GATTDatabase
     let psm: UInt16?
     let control: AirControlSocket?
+    /// With `--irk`: the resolvable private addresses advertised from.
+    var rotation: AddressRotation?
 
-    func run() throws -> Never {
+    mutating func run() throws -> Never {
         var listeners = [try L2CAPSocket.listening(controller: controller.address, kind: .attribute)]
         if let psm { listeners.append(try L2CAPSocket.listening(controller: controller.address, kind: .psm(psm))) }
-        try advertiser.start()
-        StandardOutput.write("serving \(controller.name) \(controller.address)/public\n")
-        var clients: [Int32: GATTServer] = [:]
-        var air = AirCommand.on
         // The lab's sensor, not accessoryd: a clock of its own for the beacon (README "Time").
         let clock = ContinuousClock()
+        var nextRotation: ContinuousClock.Instant?
+        if let rotation {
+            try advertiser.rotate(to: rotation.address, number: rotation.count, advertising: true)
+            nextRotation = rotation.interval.map { clock.now.advanced(by: $0) }
+        } else {
+            try advertiser.start()
+        }
+        StandardOutput.write("serving \(controller.name) \(controller.address)/public\n")
+        if let rotation { StandardOutput.write("address \(rotation.address)/random rotation \(rotation.count)\n") }
+        var clients: [Int32: GATTServer] = [:]
+        var air = AirCommand.on
         var nextBeacon: ContinuousClock.Instant?
         while true {
             var timeout: Int32 = -1
-            if let due = nextBeacon {
+            if let due = [nextBeacon, nextRotation].compactMap({ $0 }).min() {
                 let left = clock.now.duration(to: due).components
                 timeout = Int32(clamping: max(0, left.seconds * 1000 + left.attoseconds / 1_000_000_000_000_000))
             }
             let watched = listeners + clients.keys + (control.map { [$0.fd] } ?? [])
             let ready = try Readiness.wait(for: .readable, on: watched, timeoutMilliseconds: timeout)
+            if let due = nextRotation, var turning = rotation, clock.now >= due {
+                turning.rotate()
+                rotation = turning
+                try advertiser.rotate(to: turning.address, number: turning.count, advertising: air.advertising)
+                StandardOutput.write("address \(turning.address)/random rotation \(turning.count)\n")
+                nextRotation = turning.interval.map { clock.now.advanced(by: $0) }
+            }
             if let due = nextBeacon, case .beacon(let milliseconds) = air, clock.now >= due {
                 // Off and on again: btvirt reports an advertiser when its advertising is enabled.
                 if clients.isEmpty {
@@ -42,6 +58,14 @@ struct Peripheral {
             for descriptor in ready {
                 if let control, descriptor == control.fd {
                     guard let (connection, text) = control.accept() else { continue }
+                    if text.split(separator: "\n").first == "hold", var holding = rotation {
+                        holding.hold()
+                        rotation = holding
+                        nextRotation = nil
+                        StandardOutput.write("holding \(holding.address)/random rotation \(holding.count)\n")
+                        AirControlSocket.reply(connection, "ok holding \(holding.address)/random rotation \(holding.count)")
+                        continue
+                    }
                     guard let command = AirCommand(text: text) else {
                         AirControlSocket.reply(connection, "error: not a command: \(text)")
                         continue

@@ -8,7 +8,7 @@ import Glibc
 // bind an LE L2CAP socket to the ATT channel, so the lab has its own.
 //
 //   lab-peripheral serve --controller hci1 --value TEXT [--name NAME] [--service UUID] [--characteristic UUID]
-//                  [--psm N] [--control PATH] [--require-encryption]
+//                  [--psm N] [--control PATH] [--require-encryption] [--irk HEX [--rotate-seconds N]]
 //       advertise (connectable, NAME and the 128-bit service UUID) and serve a
 //       primary service with one readable characteristic holding TEXT, on the
 //       ATT channel and, with --psm, over a connection-oriented channel on PSM N;
@@ -16,7 +16,12 @@ import Glibc
 //       unix seqpacket socket at PATH, one command per connection, answered
 //       `ok ...` once the controller has (AirCommand.swift); with
 //       --require-encryption, the characteristic is read only over an
-//       encrypted link (else ATT Insufficient Authentication).
+//       encrypted link (else ATT Insufficient Authentication). With --irk HEX
+//       (32 hex digits, most significant first) it advertises from a
+//       resolvable private address made from that IRK, a new one every
+//       --rotate-seconds N, its rotation's number in manufacturer data
+//       (AddressRotation.swift), printing `address ADDR/random rotation N`;
+//       `hold` on the control socket keeps the address it has.
 //   lab-peripheral central (--fd N | --controller hci0 --address ADDR[/random])
 //                  [--service UUID] [--characteristic UUID] [--read-again-on-input]
 //                  [--security low|medium|high]
@@ -78,7 +83,23 @@ case "serve":
         let psm = options["--psm"].map { UInt16($0) ?? 0 }
         if psm == 0 { fail("lab-peripheral serve: --psm: not a PSM", status: 2) }
         let control = try options["--control"].map { try AirControlSocket(path: $0) }
-        try Peripheral(controller: info, advertiser: advertiser, database: database, psm: psm, control: control).run()
+        var rotation: AddressRotation?
+        if let text = options["--irk"] {
+            guard let irk = SecurityKey(hex: text) else { fail("lab-peripheral serve: --irk: not 32 hex digits", status: 2) }
+            var interval: Duration?
+            if let seconds = options["--rotate-seconds"] {
+                guard let value = Int(seconds), value > 0 else {
+                    fail("lab-peripheral serve: --rotate-seconds: not a positive number", status: 2)
+                }
+                interval = .seconds(value)
+            }
+            rotation = AddressRotation(irk: irk, interval: interval)
+        } else if options["--rotate-seconds"] != nil {
+            fail("lab-peripheral serve: --rotate-seconds needs --irk", status: 2)
+        }
+        var peripheral = Peripheral(controller: info, advertiser: advertiser, database: database, psm: psm,
+                                    control: control, rotation: rotation)
+        try peripheral.run()
     } catch {
         fail("lab-peripheral serve: \(error)")
     }

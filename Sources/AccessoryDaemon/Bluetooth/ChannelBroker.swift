@@ -74,15 +74,21 @@ public final class ChannelBroker {
 
     deinit { revokeAll() }
 
+    /// Where an accessory is reached now, given the address its grant holds:
+    /// a bonded accessory's private address of the moment (the daemon's
+    /// discovery knows it), anything else itself.
+    public var currentAddress: (BluetoothDeviceIdentifier) -> BluetoothDeviceIdentifier = { $0 }
+
     /// Connects to `peer` for `accessory`, on the ATT fixed channel or the
     /// PSM given, from `controller` (a name like `hci0`) or else the best
     /// one: one already linked to the peer, else the first LE controller
     /// that is up and has room. `completion` runs once, on the loop, never
     /// before `open` returns.
     public func open(
-        accessory: AccessoryID, peer: BluetoothDeviceIdentifier, kind: L2CAPChannelKind = .attribute,
+        accessory: AccessoryID, peer identity: BluetoothDeviceIdentifier, kind: L2CAPChannelKind = .attribute,
         controller name: String? = nil, completion: @escaping Completion
     ) {
+        let peer = currentAddress(identity)
         let id = nextID
         nextID += 1
         let choice = kind == .attribute && attributeChannelExists(to: peer)

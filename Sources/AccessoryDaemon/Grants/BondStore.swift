@@ -21,6 +21,11 @@ public final class BondStore {
         case setAside(reason: BondStoreError, setAsideAs: String)
     }
 
+    /// Told every bond after each write (a pairing saved one, a removal
+    /// dropped one): how the daemon's resolution of private addresses follows
+    /// the store without anyone having to remember to tell it.
+    public var onChange: (([AccessoryID: Bond]) -> Void)?
+
     public init(directory: String = DaemonDirectories.state) {
         self.directory = directory
         path = directory + "/bonds"
@@ -48,6 +53,7 @@ public final class BondStore {
     public func write(_ all: [AccessoryID: Bond]) throws(SystemError) {
         try DaemonDirectories.ensure(directory)
         try AtomicFile.replace(path, with: BondStoreCodec.encode(Array(all.values)), mode: 0o600)
+        onChange?(all)
     }
 
     /// Adds or replaces the bond of one accessory (its pairing finished).

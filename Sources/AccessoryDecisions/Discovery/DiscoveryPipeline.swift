@@ -16,10 +16,23 @@ public final class DiscoveryPipeline {
     private var sightingObservers: [(Sighting) -> Void] = []
     private var presenceObservers: [(PresenceEvent) -> Void] = []
     private var heardObservers: [(wants: (AccessoryKey) -> Bool, observer: (TrackedAccessory) -> Void)] = []
+    /// The bonded accessories' IRKs, resolving their private addresses to
+    /// their identities before anything else sees a report (see `+Identity`);
+    /// nil without a cipher.
+    var resolver: IdentityResolver?
+    /// Whether any IRK is known: without one no address is looked at.
+    var resolvesAddresses = false
+    /// The address each resolved identity was heard from last: where a connect goes.
+    var addressNow: [BluetoothDeviceIdentifier: BluetoothDeviceIdentifier] = [:]
+    /// Told when a bonded accessory is first heard from a new address.
+    public var onNewAddress: ((_ identity: BluetoothDeviceIdentifier, _ address: BluetoothDeviceIdentifier) -> Void)?
 
+    /// `identityCipher`, when given, resolves the private addresses of the
+    /// accessories whose IRKs `resolveAddresses(of:)` gives.
     public init(clock: any MonotonicClock, presence: PresenceConfiguration = PresenceConfiguration(),
-                matching: MatchingConfiguration = MatchingConfiguration()) {
+                matching: MatchingConfiguration = MatchingConfiguration(), identityCipher: (any AES128Cipher)? = nil) {
         self.clock = clock
+        resolver = identityCipher.map { IdentityResolver(cipher: $0) }
         registry = AccessoryRegistry(configuration: presence)
         index = MatchingIndex(configuration: matching)
     }
@@ -41,6 +54,8 @@ public final class DiscoveryPipeline {
     public var hasSightingObservers: Bool { !sightingObservers.isEmpty }
 
     public func record(_ advertisement: Advertisement) {
+        var advertisement = advertisement
+        if resolvesAddresses, let identity = resolvedIdentity(of: advertisement.device) { advertisement.device = identity }
         let events = registry.record(advertisement, at: clock.now, matchingWith: index)
         recorded(advertisement.device, events)
     }
@@ -53,6 +68,8 @@ public final class DiscoveryPipeline {
     public func recordKnown(
         _ facts: AdvertisingReportFacts, payload: UnsafeRawBufferPointer, parse: () -> AdvertisingData
     ) -> Bool {
+        var facts = facts
+        if resolvesAddresses, let identity = resolvedIdentity(of: facts.device) { facts.device = identity }
         guard let events = registry.recordKnown(facts, payload: payload, at: clock.now, matchingWith: index, parse: parse)
         else { return false }
         recorded(facts.device, events)
