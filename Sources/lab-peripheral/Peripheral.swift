@@ -12,6 +12,7 @@ struct Peripheral {
     let database: GATTDatabase
     let psm: UInt16?
     let control: AirControlSocket?
+    var pairing: PairingResponder? = nil
 
     func run() throws -> Never {
         var listeners = [try L2CAPSocket.listening(controller: controller.address, kind: .attribute)]
@@ -29,7 +30,7 @@ struct Peripheral {
                 let left = clock.now.duration(to: due).components
                 timeout = Int32(clamping: max(0, left.seconds * 1000 + left.attoseconds / 1_000_000_000_000_000))
             }
-            let watched = listeners + clients.keys + (control.map { [$0.fd] } ?? [])
+            let watched = listeners + clients.keys + (control.map { [$0.fd] } ?? []) + (pairing.map { [$0.fd] } ?? [])
             let ready = try Readiness.wait(for: .readable, on: watched, timeoutMilliseconds: timeout)
             if let due = nextBeacon, case .beacon(let milliseconds) = air, clock.now >= due {
                 // Off and on again: btvirt reports an advertiser when its advertising is enabled.
@@ -40,7 +41,9 @@ struct Peripheral {
                 nextBeacon = clock.now.advanced(by: .milliseconds(milliseconds))
             }
             for descriptor in ready {
-                if let control, descriptor == control.fd {
+                if let pairing, descriptor == pairing.fd {
+                    pairing.readAvailable()
+                } else if let control, descriptor == control.fd {
                     guard let (connection, text) = control.accept() else { continue }
                     guard let command = AirCommand(text: text) else {
                         AirControlSocket.reply(connection, "error: not a command: \(text)")

@@ -8,7 +8,7 @@ import Glibc
 // bind an LE L2CAP socket to the ATT channel, so the lab has its own.
 //
 //   lab-peripheral serve --controller hci1 --value TEXT [--name NAME] [--service UUID] [--characteristic UUID]
-//                  [--psm N] [--control PATH] [--require-encryption]
+//                  [--psm N] [--control PATH] [--require-encryption] [--accept-pairing]
 //       advertise (connectable, NAME and the 128-bit service UUID) and serve a
 //       primary service with one readable characteristic holding TEXT, on the
 //       ATT channel and, with --psm, over a connection-oriented channel on PSM N;
@@ -16,7 +16,9 @@ import Glibc
 //       unix seqpacket socket at PATH, one command per connection, answered
 //       `ok ...` once the controller has (AirCommand.swift); with
 //       --require-encryption, the characteristic is read only over an
-//       encrypted link (else ATT Insufficient Authentication).
+//       encrypted link (else ATT Insufficient Authentication); with
+//       --accept-pairing, confirm Just Works pairings of this controller
+//       over the management interface (no bluetoothd to do it).
 //   lab-peripheral central (--fd N | --controller hci0 --address ADDR[/random])
 //                  [--service UUID] [--characteristic UUID] [--read-again-on-input]
 //                  [--security low|medium|high]
@@ -41,7 +43,7 @@ var options: [String: String] = [:]
 var flags: Set<String> = []
 while !arguments.isEmpty {
     let key = arguments.removeFirst()
-    if key == "--read-again-on-input" || key == "--require-encryption" {
+    if key == "--read-again-on-input" || key == "--require-encryption" || key == "--accept-pairing" {
         flags.insert(key)
     } else if key.hasPrefix("--"), !arguments.isEmpty {
         options[key] = arguments.removeFirst()
@@ -78,7 +80,9 @@ case "serve":
         let psm = options["--psm"].map { UInt16($0) ?? 0 }
         if psm == 0 { fail("lab-peripheral serve: --psm: not a PSM", status: 2) }
         let control = try options["--control"].map { try AirControlSocket(path: $0) }
-        try Peripheral(controller: info, advertiser: advertiser, database: database, psm: psm, control: control).run()
+        let pairing = flags.contains("--accept-pairing") ? try PairingResponder(controller: info.index) : nil
+        try Peripheral(controller: info, advertiser: advertiser, database: database, psm: psm, control: control,
+                       pairing: pairing).run()
     } catch {
         fail("lab-peripheral serve: \(error)")
     }
