@@ -3,7 +3,8 @@
 extension AuthorizationCore {
     /// Approves candidate `candidate` of request `number` (0 for every item of
     /// a migration). `name` renames it when the item allows renaming.
-    /// Returns the accessories granted.
+    /// Returns the accessories granted; for one that needs pairing, the id
+    /// it will have, granted only if the pairing completes (`completePairing`).
     public mutating func approve(
         _ number: UInt32, candidate: UInt32, name: String?, decidedBy decider: String, registry: AccessoryRegistry,
         at now: MonotonicInstant
@@ -27,8 +28,9 @@ extension AuthorizationCore {
             throw AccessorySetupError(.invalidRequest, reason: .message("\(chosen.identity) is already granted\(holder.app == request.app ? "" : " to another app")"))
         }
         if item.descriptor.supportedOptions.contains(.bluetoothPairingLE), case .bluetooth(let device) = chosen.identity {
-            return ([], startPairing(request, candidate: candidate, device: device, name: renamed ?? chosen.name,
-                                     renamed: renamed != nil, decidedBy: decider))
+            let decision = startPairing(request, candidate: candidate, device: device, name: renamed ?? chosen.name,
+                                        renamed: renamed != nil, decidedBy: decider)
+            return (pairings[number].map { [$0.accessory] } ?? [], decision)
         }
         return try grantApproved(request, candidate: chosen, id: ids.next(avoiding: grants), name: renamed ?? chosen.name,
                                  renamed: renamed != nil, decidedBy: decider, registry: registry, at: now)

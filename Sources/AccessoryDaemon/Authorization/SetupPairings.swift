@@ -40,13 +40,13 @@ final class SetupPairings {
         let approver: PairingApprover = backEnd?.asksApprover == true ? .administrator : .policy
         let subject = PairingProcedure.Subject(request: pending.request, session: pending.session, accessory: pending.accessory,
                                                device: pending.device, approver: approver)
-        var procedure = PairingProcedure(subject: subject, configuration: .init(policy: policy))
+        // The administrator's refusal comes first (the procedure's start says it); then the back end's.
         if policy != .refuse, let refusal = backEnd.map({ $0.refusal }) ?? "no Bluetooth pairing back end" {
             // Told on the loop's next turn, as any other end: the approval's reply goes first.
-            _ = procedure.cancel(at: scheduler.now)
             scheduler.at(scheduler.now) { [weak self] in self?.ended(pending, .backEndFailed(refusal)) }
             return
         }
+        let procedure = PairingProcedure(subject: subject, configuration: .init(policy: policy))
         runs[pending.request] = Run(pending: pending, procedure: procedure)
         step(pending.request) { $0.start(at: $1) }
     }

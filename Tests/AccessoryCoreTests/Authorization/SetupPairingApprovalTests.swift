@@ -23,12 +23,13 @@ import Testing
         let number = try w.show(Self.manifest, items: [PickerDisplayItem(name: "Acme lock", descriptor: Self.lock)])
         w.hear(12)
         w.clearNotices()
-        let granted = try w.approve(number)
-        #expect(granted.isEmpty)
+        let reserved = try w.approve(number)
         guard case .start(let pending)? = w.pairingOrders.last else {
             Issue.record("no pairing started: \(w.pairingOrders)")
             throw AccessorySetupError(.unknown)
         }
+        // The id it will have, for the administrator: nothing is granted under it yet.
+        #expect(reserved == [pending.accessory])
         return (w, pending)
     }
 

@@ -87,7 +87,10 @@ import TestSupport
                 data: AdvertisingData(flags: 6, completeLocalName: name, completeServiceUUIDs: [BluetoothUUID(uuid16: 0x180F)]),
                 rawAdvertisingData: [2, 0x01, 0x06, UInt8(name.count + 1), 0x09] + name + [3, 0x03, 0x0F, 0x18]))
             notices = []
-            #expect(try center.approve(request, candidate: 1, name: nil, by: .administrator(uid: 0, name: "root")).isEmpty)
+            let reserved = try center.approve(request, candidate: 1, name: nil, by: .administrator(uid: 0, name: "root"))
+            // The id it will have (Pairing=refuse ends it at once, so it may be gone already).
+            #expect(reserved.count == 1)
+            #expect(center.core.pairings[request].map { [$0.accessory] == reserved } ?? true)
             scheduler.runDue()
         }
 
