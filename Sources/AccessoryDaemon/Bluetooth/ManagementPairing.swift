@@ -184,6 +184,11 @@ public final class ManagementPairing: PairingBackEnd {
     private func handle(_ event: ManagementPairingEvent) {
         switch event {
         case .commandAnswered(let opcode, let controller, let status, let echoed):
+            if opcode == ManagementCommand.loadLongTermKeys || opcode == ManagementCommand.loadIdentityResolvingKeys, status != 0 {
+                // The bonds' links would not be encrypted: worth the administrator's eye.
+                logger.warning("Controller \(controller) refused the bonds' keys (management status 0x\(hexByte(status)))",
+                               metadata: ["controller": "\(controller)", "status": "\(status)"])
+            }
             guard opcode == ManagementCommand.pairDevice,
                   let device = echoed ?? pairings.first(where: { $0.value.controller == controller && !$0.value.answered })?.key,
                   pairings[device]?.answered == false else { return }
