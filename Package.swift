@@ -135,7 +135,7 @@ let package = Package(
         // The lab's Bluetooth LE accessory (GATT over L2CAP); not shipped.
         .executableTarget(
             name: "lab-peripheral", dependencies: [
-                "AccessoryCore", "AccessoryATT", "AccessoryPlatform", "AccessoryRadios", "AccessorySetup",
+                "AccessoryCore", "AccessoryATT", "AccessoryCodecs", "AccessoryPlatform", "AccessoryRadios", "AccessorySetup",
             ]),
         // The MQTT bridge (issue 29): an app on the client library and libmosquitto.
         // Its decisions (topics, payloads, discovery, the rate limit) are values in

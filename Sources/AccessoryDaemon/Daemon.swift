@@ -59,8 +59,13 @@ public final class Daemon {
     private var hotspots: HotspotJoiner?
     /// Grants survive restarts here; systemd's StateDirectory= names the place.
     public let grants = GrantStore(directory: DaemonDirectories.state)
-    /// The keys of accessories accessoryd paired itself; their IRKs resolve private addresses.
+    /// The keys of accessories accessoryd paired itself, beside the grants;
+    /// their IRKs resolve the accessories' private addresses.
     public let bonds = BondStore(directory: DaemonDirectories.state)
+    /// Pairing during setup through the management interface (without bluetoothd).
+    private var pairing: ManagementPairing?
+    /// Whether bluetoothd runs, for how setup pairs.
+    private var pairingWatch: BusNameWatch?
     /// Descriptors given with `--descriptors`, kept to tell the radios what to look for.
     private var descriptorEntries: [DescriptorFile.Entry] = []
     private let appLoader: AppCatalogLoader
@@ -153,6 +158,7 @@ public final class Daemon {
             }
 
             loadGrants()
+            loadBonds()
             BondedIdentities.follow(bonds, into: discovery, logger: logger)
             discovery.onNewAddress = { [unowned self] identity, address in
                 logger.debug("\(identity) is advertising from \(address)",
@@ -197,6 +203,8 @@ public final class Daemon {
                 broker.currentAddress = { [unowned self] in discovery.currentAddress(of: $0) }
                 service?.channels = broker
             }
+            if configuration.bluetoothEnabled && servedCapture == nil { startPairing(on: loop, authorization: authorization) }
+            defer { pairing?.detach() }
             if let monitor {
                 discovery.onSighting { monitor.write($0) }
                 // Lines go out together once the loop has handled what woke it.
@@ -299,6 +307,60 @@ public final class Daemon {
         }
     }
 
+    private func loadBonds() {
+        do {
+            switch try bonds.load() {
+            case .loaded(let count):
+                logger.info("Loaded \(count) bond(s)", metadata: ["bond_store": "\(bonds.path)"])
+            case .empty:
+                break
+            case .setAside(let reason, let aside):
+                logger.error("Bond store damaged (\(reason)); set aside as \(aside)",
+                             metadata: ["bond_store": "\(bonds.path)", "bond_store.set_aside": "\(aside)", "error": "\(reason)"])
+            }
+        } catch {
+            logger.error("Cannot read the bond store: \(error)", metadata: ["bond_store": "\(bonds.path)", "error": "\(error)"])
+        }
+    }
+
+    /// Setup pairs through the kernel's management interface when no
+    /// bluetoothd runs; beside bluetoothd it refuses by name. Which of the two
+    /// follows bluetoothd's name on the system bus, and the journal says it.
+    private func startPairing(on loop: EventLoop, authorization: AuthorizationCenter) {
+        authorization.pairingPolicy = configuration.pairingPolicy
+        do {
+            let pairing = try ManagementPairing.attached(to: loop, store: bonds, logger: logger) { [unowned self] in
+                let settings = configuration.bluetooth
+                return ((try? BluetoothControllerInfo.all()) ?? radios.bluetoothControllers)
+                    .filter { settings.uses(controller: $0.index) && !settings.exclusiveControllers.contains($0.index) }
+                    .map(\.index)
+            }
+            self.pairing = pairing
+            authorization.pairingBackEnd = pairing
+            service?.channels?.requiredSecurity = { [weak pairing] accessory in pairing?.requiredSecurity(for: accessory) }
+            guard let bus else { return }
+            pairingWatch = try BusNameWatch("org.bluez", on: bus) { [unowned self] present in pairingMode(bluetoothd: present) }
+        } catch {
+            logger.log(.pairingMode, level: .warning,
+                       "Cannot open the kernel's Bluetooth management interface, so setups that need pairing fail: \(error)",
+                       metadata: ["pairing.mode": "none", "error": "\(error)"])
+        }
+    }
+
+    private func pairingMode(bluetoothd present: Bool) {
+        guard let pairing, pairing.bluetoothdPresent != present else { return }
+        pairing.bluetoothdPresent = present
+        if present {
+            logger.log(.pairingMode, level: .notice,
+                       "bluetoothd runs: setups that need pairing fail (backEndFailed), pairing beside bluetoothd is not in this version",
+                       metadata: ["pairing.mode": "none"])
+        } else {
+            logger.log(.pairingMode, level: .notice,
+                       "No bluetoothd: setup pairs through the kernel's management interface; \(pairing.bonds.count) bond(s) loaded",
+                       metadata: ["pairing.mode": "mgmt", "bonds": "\(pairing.bonds.count)"])
+        }
+    }
+
     /// The D-Bus API on the system bus. Returns whether it is offered; why
     /// not is logged, as an error when the API is required.
     private func startService(on loop: EventLoop, authorization: AuthorizationCenter) -> Bool {
@@ -396,6 +458,7 @@ public final class Daemon {
         if let fresh = Self.loadConfiguration(sources) {
             configuration = fresh
             service?.limits = fresh.limits
+            authorization?.pairingPolicy = fresh.pairingPolicy
             logger.logLevel = logLevelOverride ?? fresh.logLevel
             logger.log(.configurationReloaded, level: .notice, "Configuration reloaded",
                        metadata: ["config.file": "\(sources.mainFile)"])

@@ -5,6 +5,8 @@ struct Options {
     var busAddress: String?
     var bluetoothService: BluetoothUUID?
     var nameSubstring: String?
+    /// The descriptor asks accessoryd to pair during setup (`bluetoothPairingLE`).
+    var pairing = false
     var ssidPrefix: String?
     /// `SERVICE/CHARACTERISTIC`: read it over a channel to the Bluetooth accessory.
     var read: (service: BluetoothUUID, characteristic: BluetoothUUID)?
@@ -23,7 +25,7 @@ struct Options {
 
     static let usage = """
         usage: accessory-example [--bus-address ADDRESS]
-                                 [--bluetooth-service UUID [--name-substring TEXT]]
+                                 [--bluetooth-service UUID [--name-substring TEXT] [--pairing]]
                                  [--wifi-ssid-prefix PREFIX]
                                  [--read SERVICE/CHARACTERISTIC [--hold]]
                                  [--join [--fetch URL]] [--follow SECONDS]
@@ -36,6 +38,8 @@ struct Options {
           --bluetooth-service UUID   a Bluetooth LE accessory advertising this service
           --name-substring TEXT      ... whose name contains TEXT (AccessorySetupKit's
                                      rules want a name or data besides the service)
+          --pairing                  ... and pair it during setup (bluetoothPairingLE;
+                                     the manifest needs [Bluetooth] Pairing=yes)
           --wifi-ssid-prefix PREFIX  a Wi-Fi accessory whose hotspot's SSID starts with PREFIX
           --read SERVICE/CHARACTERISTIC
                                      then read this characteristic of the Bluetooth
@@ -90,6 +94,7 @@ struct Options {
                 }
                 bluetoothService = uuid
             case "--name-substring": nameSubstring = try value(of: argument)
+            case "--pairing": pairing = true
             case "--wifi-ssid-prefix": ssidPrefix = try value(of: argument)
             case "--read":
                 let text = try value(of: argument)
@@ -132,7 +137,8 @@ struct Options {
     var pickerItems: [PickerDisplayItem] {
         var items: [PickerDisplayItem] = []
         if let bluetoothService {
-            let descriptor = DiscoveryDescriptor(bluetoothServiceUUID: bluetoothService, bluetoothNameSubstring: nameSubstring)
+            var descriptor = DiscoveryDescriptor(bluetoothServiceUUID: bluetoothService, bluetoothNameSubstring: nameSubstring)
+            if pairing { descriptor.supportedOptions = [.bluetoothPairingLE] }
             items.append(PickerDisplayItem(name: "Bluetooth accessory (\(bluetoothService))", descriptor: descriptor))
         }
         if let ssidPrefix {

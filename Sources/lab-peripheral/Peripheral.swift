@@ -14,6 +14,7 @@ struct Peripheral {
     let control: AirControlSocket?
     /// With `--irk`: the resolvable private addresses advertised from.
     var rotation: AddressRotation?
+    var pairing: PairingResponder? = nil
 
     mutating func run() throws -> Never {
         var listeners = [try L2CAPSocket.listening(controller: controller.address, kind: .attribute)]
@@ -38,7 +39,7 @@ struct Peripheral {
                 let left = clock.now.duration(to: due).components
                 timeout = Int32(clamping: max(0, left.seconds * 1000 + left.attoseconds / 1_000_000_000_000_000))
             }
-            let watched = listeners + clients.keys + (control.map { [$0.fd] } ?? [])
+            let watched = listeners + clients.keys + (control.map { [$0.fd] } ?? []) + (pairing.map { [$0.fd] } ?? [])
             let ready = try Readiness.wait(for: .readable, on: watched, timeoutMilliseconds: timeout)
             if let due = nextRotation, var turning = rotation, clock.now >= due {
                 turning.rotate()
@@ -56,7 +57,9 @@ struct Peripheral {
                 nextBeacon = clock.now.advanced(by: .milliseconds(milliseconds))
             }
             for descriptor in ready {
-                if let control, descriptor == control.fd {
+                if let pairing, descriptor == pairing.fd {
+                    pairing.readAvailable()
+                } else if let control, descriptor == control.fd {
                     guard let (connection, text) = control.accept() else { continue }
                     if text.split(separator: "\n").first == "hold", var holding = rotation {
                         holding.hold()

@@ -8,7 +8,8 @@ import Glibc
 // bind an LE L2CAP socket to the ATT channel, so the lab has its own.
 //
 //   lab-peripheral serve --controller hci1 --value TEXT [--name NAME] [--service UUID] [--characteristic UUID]
-//                  [--psm N] [--control PATH] [--require-encryption] [--irk HEX [--rotate-seconds N]]
+//                  [--psm N] [--control PATH] [--require-encryption] [--accept-pairing]
+//                  [--irk HEX [--rotate-seconds N]]
 //       advertise (connectable, NAME and the 128-bit service UUID) and serve a
 //       primary service with one readable characteristic holding TEXT, on the
 //       ATT channel and, with --psm, over a connection-oriented channel on PSM N;
@@ -16,7 +17,9 @@ import Glibc
 //       unix seqpacket socket at PATH, one command per connection, answered
 //       `ok ...` once the controller has (AirCommand.swift); with
 //       --require-encryption, the characteristic is read only over an
-//       encrypted link (else ATT Insufficient Authentication). With --irk HEX
+//       encrypted link (else ATT Insufficient Authentication); with
+//       --accept-pairing, confirm Just Works pairings of this controller
+//       over the management interface (no bluetoothd to do it). With --irk HEX
 //       (32 hex digits, most significant first) it advertises from a
 //       resolvable private address made from that IRK, a new one every
 //       --rotate-seconds N, its rotation's number in manufacturer data
@@ -46,7 +49,7 @@ var options: [String: String] = [:]
 var flags: Set<String> = []
 while !arguments.isEmpty {
     let key = arguments.removeFirst()
-    if key == "--read-again-on-input" || key == "--require-encryption" {
+    if key == "--read-again-on-input" || key == "--require-encryption" || key == "--accept-pairing" {
         flags.insert(key)
     } else if key.hasPrefix("--"), !arguments.isEmpty {
         options[key] = arguments.removeFirst()
@@ -97,8 +100,9 @@ case "serve":
         } else if options["--rotate-seconds"] != nil {
             fail("lab-peripheral serve: --rotate-seconds needs --irk", status: 2)
         }
+        let pairing = flags.contains("--accept-pairing") ? try PairingResponder(controller: info.index) : nil
         var peripheral = Peripheral(controller: info, advertiser: advertiser, database: database, psm: psm,
-                                    control: control, rotation: rotation)
+                                    control: control, rotation: rotation, pairing: pairing)
         try peripheral.run()
     } catch {
         fail("lab-peripheral serve: \(error)")

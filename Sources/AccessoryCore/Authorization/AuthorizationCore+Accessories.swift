@@ -52,6 +52,7 @@ extension AuthorizationCore {
         decision.log(.accessoryRemoved, .notice, "\(grant.displayName) \(why) from \(grant.app) by \(decider)",
                      ["app": "\(grant.app)", "accessory.id": "\(grant.accessory)", "decided_by": "\(decider)"])
         decision.notify(.app(grant.app, .accessoryRemoved(grant.accessory)))
+        if grant.bluetooth != nil { decision.pairing.append(.removeBond(grant.accessory, grant.bluetooth)) }
         return decision
     }
 

@@ -3,7 +3,8 @@
 extension AuthorizationCore {
     /// Approves candidate `candidate` of request `number` (0 for every item of
     /// a migration). `name` renames it when the item allows renaming.
-    /// Returns the accessories granted.
+    /// Returns the accessories granted; for one that needs pairing, the id
+    /// it will have, granted only if the pairing completes (`completePairing`).
     public mutating func approve(
         _ number: UInt32, candidate: UInt32, name: String?, decidedBy decider: String, registry: AccessoryRegistry,
         at now: MonotonicInstant
@@ -12,6 +13,9 @@ extension AuthorizationCore {
             throw AccessorySetupError(.invalidRequest, reason: .message("no pending request \(number)"))
         }
         if request.isMigration { return try approveMigration(request, decidedBy: decider) }
+        if let pairing = pairings[number] {
+            throw AccessorySetupError(.invalidRequest, reason: .message("request \(number) is pairing \(DisplayText.quoted(pairing.name)) already"))
+        }
         guard let chosen = request.candidate(candidate), chosen.visible else {
             throw AccessorySetupError(.invalidRequest, reason: .message("request \(number) has no candidate \(candidate)"))
         }
@@ -23,7 +27,23 @@ extension AuthorizationCore {
         if let holder = grants.holder(of: chosen.identity) {
             throw AccessorySetupError(.invalidRequest, reason: .message("\(chosen.identity) is already granted\(holder.app == request.app ? "" : " to another app")"))
         }
-        let grant = Self.grant(ids.next(avoiding: grants), app: request.app, name: renamed ?? chosen.name,
+        if item.descriptor.supportedOptions.contains(.bluetoothPairingLE), case .bluetooth(let device) = chosen.identity {
+            let decision = startPairing(request, candidate: candidate, device: device, name: renamed ?? chosen.name,
+                                        renamed: renamed != nil, decidedBy: decider)
+            return (pairings[number].map { [$0.accessory] } ?? [], decision)
+        }
+        return try grantApproved(request, candidate: chosen, id: ids.next(avoiding: grants), name: renamed ?? chosen.name,
+                                 renamed: renamed != nil, decidedBy: decider, registry: registry, at: now)
+    }
+
+    /// The grant of an approved candidate, at once or once its pairing completed.
+    mutating func grantApproved(
+        _ request: SetupRequest, candidate chosen: SetupCandidate, id: AccessoryID, name: String, renamed: Bool,
+        decidedBy decider: String, registry: AccessoryRegistry, at now: MonotonicInstant
+    ) throws(AccessorySetupError) -> (accessories: [AccessoryID], decision: AuthorizationDecision) {
+        let number = request.number
+        let item = request.pickerItems[chosen.item]
+        let grant = Self.grant(id, app: request.app, name: name,
                                state: item.needsAppAuthorization ? .awaitingAuthorization : .authorized,
                                identity: chosen.identity, descriptor: item.descriptor)
         var decision = AuthorizationDecision()
@@ -39,7 +59,7 @@ extension AuthorizationCore {
                      ["app": "\(request.app)", "accessory.id": "\(grant.accessory)", "request": "\(number)",
                       "identity": "\(chosen.identity)", "decided_by": "\(decider)", "state": "\(grant.state.rawValue)"])
         decision.notify(.app(request.app, .accessoryAdded(grant.accessory)))
-        if renamed != nil { decision.notify(.session(request.session, .pickerSetupRename(grant.accessory))) }
+        if renamed { decision.notify(.session(request.session, .pickerSetupRename(grant.accessory))) }
         decision.notify(.session(request.session, .pickerDidDismiss(nil)))
         decision.notify(.agent(.requestEnded(number, outcome: "approved")))
         return ([grant.accessory], decision)

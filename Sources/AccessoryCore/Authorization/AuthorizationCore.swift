@@ -17,6 +17,8 @@ public struct AuthorizationCore: Sendable {
     /// Which granted accessories their apps were last told are present.
     public internal(set) var presence = GrantPresenceReport()
     var ids: AccessoryIDGenerator
+    /// Approved requests whose accessory is being paired, by request number.
+    public internal(set) var pairings: [UInt32: PendingPairing] = [:]
 
     public init(grants: [AccessoryID: Grant], idSeed: UInt64) {
         self.grants = GrantBook(grants)
@@ -167,6 +169,8 @@ public struct AuthorizationCore: Sendable {
     mutating func close(_ request: SetupRequest, into decision: inout AuthorizationDecision) {
         requests.close(request.number)
         stopDiscovering(request, into: &decision)
+        // Ended before its pairing did: the pairing stops and keeps nothing.
+        if pairings.removeValue(forKey: request.number) != nil { decision.pairing.append(.cancel(request: request.number)) }
     }
 
     func stopDiscovering(_ request: SetupRequest, into decision: inout AuthorizationDecision) {

@@ -25,12 +25,14 @@ public struct AuthorizationDecision: Sendable {
     public var log: [AuthorizationLogLine] = []
     public var notices: [AuthorizationNotice] = []
     public var followUps: [FollowUp] = []
+    /// Pairings to start or stop, bonds to drop.
+    public var pairing: [SetupPairingOrder] = []
 
     public init() {}
 
     /// Nothing to carry out: most devices heard concern no request and no grant.
     public var isEmpty: Bool {
-        grantWrite == nil && indexChanges.isEmpty && log.isEmpty && notices.isEmpty && followUps.isEmpty
+        grantWrite == nil && indexChanges.isEmpty && log.isEmpty && notices.isEmpty && followUps.isEmpty && pairing.isEmpty
     }
 
     mutating func notify(_ notice: AuthorizationNotice) { notices.append(notice) }

@@ -18,6 +18,8 @@ public enum AuthorizationNotice: Sendable {
         case accessoryChanged(AccessoryID)
         case accessoryRemoved(AccessoryID)
         case pickerSetupRename(AccessoryID)
+        /// The approved accessory is being paired; its grant waits for the end.
+        case pickerSetupPairing(AccessoryID)
         case pickerSetupFailed(AccessorySetupError)
         case pickerDidDismiss(AccessorySetupError?)
         case migrationComplete

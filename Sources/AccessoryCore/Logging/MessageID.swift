@@ -49,6 +49,12 @@ public enum MessageID: String, CaseIterable, Sendable {
     /// Who may use Admin1: at start and on reload, after the group look-up.
     case administratorsResolved = "9b43995fef7c4c4db4bcd63b397a5dab"
     case accessoriesMigrated = "3f4aabc1046e4a2daaa62fdeac4642d1"
+    /// An approved accessory whose descriptor asks for pairing is being paired before it is granted.
+    case setupPairingStarted = "d4d0dd2e80f441a9842f2d96f92aa95f"
+    /// A setup's pairing failed: nothing was granted, nothing stored (REASON names why).
+    case setupPairingFailed = "d0e734072b0a4186b7bf879ee5e54c55"
+    /// How setup pairs: through the kernel's management interface, or not at all beside bluetoothd.
+    case pairingMode = "172d8be9622849af841318a741935496"
 
     case bluetoothChannelOpened = "500c80a1b9224eb5bb816f5068f5e44b"
     case hotspotJoinResult = "8af494bf5bf64b65a682f485c608fb14"

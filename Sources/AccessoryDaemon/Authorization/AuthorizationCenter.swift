@@ -21,6 +21,9 @@ public final class AuthorizationCenter {
     /// Told when what the apps need the radios for changes.
     public var demandChanged: (AuthorizationDemand) -> Void = { _ in }
     private var lastDemand: AuthorizationDemand
+    /// The pairings of approved accessories that need one; without a
+    /// scheduler (a caller driving deadlines itself) none can run.
+    let pairings: SetupPairings?
 
     /// `scheduler` nil: no deadline timer (the caller calls `deadlineReached`).
     public init(store: GrantStore, pipeline: DiscoveryPipeline, logger: Logger, scheduler: (any Scheduler)?) {
@@ -31,6 +34,11 @@ public final class AuthorizationCenter {
         var random = SystemRandomNumberGenerator()
         core = AuthorizationCore(grants: store.grants, idSeed: random.next())
         lastDemand = core.demand
+        pairings = scheduler.map { SetupPairings(scheduler: $0, logger: logger) }
+        pairings?.announce = { [weak self] pending in
+            self?.notify(.session(pending.session, .pickerSetupPairing(pending.accessory)))
+        }
+        pairings?.ended = { [weak self] pending, failure in self?.pairingEnded(pending, failure) }
         pipeline.onPresence { [weak self] event in self?.apply { core, _, registry in core.appeared(event, registry: registry) } }
         pipeline.onHeard(when: { [weak self] key in self?.core.concerns(key) ?? false }) { [weak self] tracked in
             self?.apply { core, _, _ in core.heard(tracked) }
@@ -78,6 +86,7 @@ public final class AuthorizationCenter {
         pipeline.index.apply(decision.indexChanges)
         for line in decision.log { write(line) }
         for notice in decision.notices { notify(notice) }
+        for order in decision.pairing { carryOut(order) }
         for next in decision.followUps {
             let input = next.input(index: pipeline.index)
             do {

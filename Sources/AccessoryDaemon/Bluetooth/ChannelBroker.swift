@@ -36,6 +36,9 @@ public final class ChannelBroker {
     /// Called on the loop when a channel ends by itself (the peer left, the
     /// link dropped); not for `close` or `revoke`.
     public var onChannelEnded: ((BrokeredChannel) -> Void)?
+    /// The security a channel to the accessory must have before it is
+    /// handed over (a bond of accessoryd's: medium, high when authenticated); nil asks for none.
+    public var requiredSecurity: (AccessoryID) -> L2CAPSecurity.Level? = { _ in nil }
 
     private struct Attempt {
         let accessory: AccessoryID
@@ -102,7 +105,8 @@ public final class ChannelBroker {
             logger.debug("Connecting", metadata: metadata(accessory, peer, kind, controller: controller.name))
             attempts[id] = Attempt(accessory: accessory, peer: peer, kind: kind, controller: controller, completion: completion)
             attempts[id]?.connector = L2CAPConnector.connect(
-                loop: loop, scheduler: scheduler, from: controller.address, to: peer, kind: kind, timeout: connectTimeout
+                loop: loop, scheduler: scheduler, from: controller.address, to: peer, kind: kind,
+                security: requiredSecurity(accessory), timeout: connectTimeout
             ) { [weak self] result in
                 self?.attemptEnded(id: id, result: result)
             }

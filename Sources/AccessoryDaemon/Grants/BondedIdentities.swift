@@ -13,16 +13,8 @@ enum BondedIdentities {
         return keys
     }
 
-    /// Loads `store` (a damaged file is set aside and logged) and keeps `pipeline` following it.
+    /// Keeps `pipeline` following `store` (loaded by the daemon before).
     static func follow(_ store: BondStore, into pipeline: DiscoveryPipeline, logger: Logger) {
-        do {
-            if case .setAside(let reason, let aside) = try store.load() {
-                logger.error("Bond store damaged (\(reason)); set aside as \(aside)",
-                             metadata: ["bond_store": "\(store.path)", "bond_store.set_aside": "\(aside)"])
-            }
-        } catch {
-            logger.error("Cannot read the bond store: \(error)", metadata: ["bond_store": "\(store.path)"])
-        }
         let apply = { (bonds: [AccessoryID: Bond]) in
             pipeline.resolveAddresses(of: keys(bonds.values))
             let identities = pipeline.resolvedIdentities

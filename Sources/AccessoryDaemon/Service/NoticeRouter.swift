@@ -61,6 +61,7 @@ struct NoticeRouter {
         case .accessoryChanged(let id): type = .accessoryChanged; accessory(id)
         case .accessoryRemoved(let id): type = .accessoryRemoved; accessory(id)
         case .pickerSetupRename(let id): type = .pickerSetupRename; accessory(id)
+        case .pickerSetupPairing(let id): type = .pickerSetupPairing; accessory(id)
         case .pickerSetupFailed(let failure): type = .pickerSetupFailed; error(failure)
         case .pickerDidDismiss(let failure): type = .pickerDidDismiss; error(failure)
         case .accessoryDiscovered(let candidate):

@@ -23,10 +23,11 @@ public final class L2CAPConnector {
     @discardableResult
     public static func connect(
         loop: EventLoop, scheduler: (any Scheduler)? = nil, from controller: BluetoothAddress,
-        to peer: BluetoothDeviceIdentifier, kind: L2CAPChannelKind, timeout: Duration, completion: @escaping Completion
+        to peer: BluetoothDeviceIdentifier, kind: L2CAPChannelKind, security: L2CAPSecurity.Level? = nil, timeout: Duration,
+        completion: @escaping Completion
     ) -> L2CAPConnector {
         let connector = L2CAPConnector(loop: loop, scheduler: scheduler ?? loop, completion: completion)
-        connector.start(controller: controller, peer: peer, kind: kind, timeout: timeout)
+        connector.start(controller: controller, peer: peer, kind: kind, security: security, timeout: timeout)
         return connector
     }
 
@@ -45,9 +46,20 @@ public final class L2CAPConnector {
 
     public var isFinished: Bool { completion == nil }
 
-    private func start(controller: BluetoothAddress, peer: BluetoothDeviceIdentifier, kind: L2CAPChannelKind, timeout: Duration) {
-        do {
+    private func start(
+        controller: BluetoothAddress, peer: BluetoothDeviceIdentifier, kind: L2CAPChannelKind, security: L2CAPSecurity.Level?,
+        timeout: Duration
+    ) {
+        do throws(L2CAPConnectionError) {
             fd = try L2CAPSocket.bound(controller: controller, kind: kind)
+            if let security {
+                // Before connecting: the kernel then encrypts with the bond's key before the channel counts as open.
+                do throws(SystemError) {
+                    try L2CAPSocket.requireSecurity(security, fd: fd)
+                } catch {
+                    throw L2CAPConnectionError(operation: error.operation, errno: error.errno)
+                }
+            }
             if try L2CAPSocket.startConnect(fd: fd, peer: peer, kind: kind) {
                 finishSoon(.success(fd))
                 return

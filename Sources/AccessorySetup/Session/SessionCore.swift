@@ -231,6 +231,11 @@ final class SessionCore: Sendable {
                 } catch {
                     accessory = known
                     failure = error
+                    if case .pickerSetupPairing = signal, known == nil {
+                        // Being paired, not granted yet: its object comes with AccessoryAdded.
+                        accessory = Accessory(id: id, displayName: "", state: .unauthorized)
+                        failure = nil
+                    }
                 }
             }
         }

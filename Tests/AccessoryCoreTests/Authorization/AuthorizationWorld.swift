@@ -22,6 +22,8 @@ struct AuthorizationWorld {
     private(set) var notices: [String] = []
     private(set) var log: [AuthorizationLogLine] = []
     private(set) var written: [GrantWrite] = []
+    /// What the decisions asked of the pairing adapter, in order.
+    private(set) var pairingOrders: [SetupPairingOrder] = []
     var failWrites = false
 
     init(grants: [Grant] = []) {
@@ -56,6 +58,7 @@ struct AuthorizationWorld {
         index.apply(decision.indexChanges)
         log += decision.log
         notices += decision.notices.map(Self.describe)
+        pairingOrders += decision.pairing
         for next in decision.followUps { apply(next.input(index: index)) }
     }
 
@@ -145,6 +148,7 @@ struct AuthorizationWorld {
         case .accessoryChanged(let id): "accessoryChanged \(id)"
         case .accessoryRemoved(let id): "accessoryRemoved \(id)"
         case .pickerSetupRename(let id): "pickerSetupRename \(id)"
+        case .pickerSetupPairing(let id): "pickerSetupPairing \(id)"
         case .pickerSetupFailed(let error): "pickerSetupFailed \(error.code.description)"
         case .pickerDidDismiss(let error): "pickerDidDismiss \(error?.code.description ?? "-")"
         case .migrationComplete: "migrationComplete"

@@ -21,4 +21,5 @@ let fuzzTargets: [FuzzTarget] = [
     clientDecodingTarget,
     wpaCredentialsTarget,
     matchingTarget,
+    managementEventTarget,
 ]

@@ -1,13 +1,43 @@
 """An accessory that protects its characteristic (a lock, a medical sensor): lab-peripheral with
 --require-encryption answers a read over an unencrypted link with ATT Insufficient Authentication,
-which is what an app gets today from such an accessory (accessoryd does not pair yet). The
-controllers are powered through the management interface first: the kernel registers its
-Security Manager for a controller only when powered that way (a controller brought up with
-HCIDEVUP alone answers every request for security with "security requested but not available")."""
+which is what an app gets from such an accessory without pairing. With bluetoothPairingLE in the
+app's descriptor, accessoryd (no bluetoothd here) pairs it during setup through the kernel's
+management interface (Just Works; lab-peripheral --accept-pairing confirms the accessory's side),
+and the app's read over the handed-over channel succeeds; after a restart accessoryd loads the bond
+and a new channel reads again. The controllers are powered through the management interface
+first: the kernel registers its Security Manager for a controller only when powered that way (a
+controller brought up with HCIDEVUP alone answers every request for security with "security
+requested but not available")."""
+
+import os
+import re
+import subprocess
+import tempfile
 
 from labkit import LabTestCase
+from labkit.message_ids import ACCESSORY_APPROVED, PAIRING_MODE, SETUP_PAIRING_STARTED
 
 VALUE = "door locked"
+SERVICE = "4C616253-656E-736F-7200-000000000001"
+CHARACTERISTIC = "4C616253-656E-736F-7200-000000000002"
+APP = f"""\
+[App]
+Name=lock-app
+User=nobody
+Supports=Bluetooth
+
+[Bluetooth]
+ServiceUUIDs={SERVICE}
+Names=Lab Sensor
+Pairing=yes
+"""
+AS_NOBODY = ["setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups"]
+
+
+def le_links(lab, controller):
+    """The LE links `controller` has now, as hcitool lists them."""
+    listing = lab.run(["hcitool", "-i", controller, "con"], timeout=10).stdout
+    return [line for line in listing.splitlines() if " LE " in line]
 
 
 class EncryptionTests(LabTestCase):
@@ -19,7 +49,7 @@ class EncryptionTests(LabTestCase):
                 self.lab.run(["btmgmt", "--index", index, *setting], timeout=20).check()
         self.peripheral = self.lab.start_daemon(
             [self.lab.binary("lab-peripheral"), "serve", "--controller", "hci1", "--value", VALUE,
-             "--require-encryption"],
+             "--require-encryption", "--accept-pairing"],
             notify=False, name="lab-peripheral")
         self.lab.wait_until(lambda: "serving hci1" in self.peripheral.output() or self.failed_early(),
                             timeout=30, what="lab-peripheral to advertise and listen on hci1")
@@ -42,3 +72,79 @@ class EncryptionTests(LabTestCase):
         self.assertIn("read failed: ", result.stdout)
         self.assertIn("Insufficient Authentication", result.stdout)
         self.assertNotIn(VALUE, result.stdout)
+
+    # accessoryd pairs during setup ----------------------------------------------------------
+
+    def start_accessoryd(self, apps, state):
+        config = self.lab.write_file("accessoryd.conf", "[Bluetooth]\nControllers=hci0\n")
+        daemon = self.lab.start_daemon([self.lab.binary("accessoryd"), "--config", config, "--apps", apps,
+                                        "--log-target=journal"], env={**os.environ, "STATE_DIRECTORY": state})
+        daemon.wait_ready(timeout=90)
+        return daemon
+
+    def example(self, *arguments):
+        self.lab.log("$ (as nobody) accessory-example " + " ".join(arguments))
+        log = open(os.path.join(self.lab.evidence_dir, "example-app.log"), "a")
+        return subprocess.Popen(AS_NOBODY + [self.lab.binary("accessory-example"), *arguments],
+                                stdout=subprocess.PIPE, stderr=log, text=True)
+
+    def test_b_setup_pairs_and_the_app_reads_then_after_a_restart_again(self):
+        apps = self.lab.write_app_manifests({"lock-app": APP})
+        state = tempfile.mkdtemp(prefix="state-", dir=self.lab.scratch_dir)
+        daemon = self.start_accessoryd(apps, state)
+        try:
+            mode = self.lab.wait_for_journal(MESSAGE_ID=PAIRING_MODE)
+            self.assertEqual(mode.get("PAIRING_MODE"), "mgmt", mode)
+            app = self.example("--bluetooth-service", SERVICE, "--name-substring", "Lab Sensor", "--pairing",
+                               "--read", f"{SERVICE}/{CHARACTERISTIC}")
+            try:
+                found = {}
+
+                def listed():
+                    text = self.lab.accessoryctl("requests")
+                    match = re.search(r"^request (\d+):", text, re.M)
+                    if match and self.peer_address in text:
+                        found["request"] = match.group(1)
+                        return True
+                    return False
+
+                self.lab.wait_until(listed, timeout=60, what="the lock as a candidate")
+                self.lab.accessoryctl("approve", found["request"], "1")
+                output, _ = app.communicate(timeout=90)
+            finally:
+                app.kill()
+            self.lab.log(output)
+            self.assertEqual(app.returncode, 0, output)
+            events = [line for line in output.splitlines() if line.startswith("event: ")]
+            kinds = [re.sub(r"^event: (\w+).*", r"\1", line) for line in events]
+            # The documented order: pairing announced, then the accessory, then the dismissal.
+            self.assertEqual([k for k in kinds if k in ("pickerSetupPairing", "accessoryAdded", "pickerDidDismiss")],
+                             ["pickerSetupPairing", "accessoryAdded", "pickerDidDismiss"], output)
+            self.assertIn(f'read: {CHARACTERISTIC} = "{VALUE}"', output)
+            self.assertIn("pairing confirmed for", self.peripheral.output())
+            self.lab.wait_for_journal(MESSAGE_ID=SETUP_PAIRING_STARTED, APP="lock-app")
+            approved = self.lab.wait_for_journal(MESSAGE_ID=ACCESSORY_APPROVED, APP="lock-app")
+            self.assertEqual(approved.get("IDENTITY"), f"{self.peer_address}/public")
+            self.assertTrue(os.path.exists(os.path.join(state, "bonds")), os.listdir(state))
+            self.assertEqual(os.stat(os.path.join(state, "bonds")).st_mode & 0o777, 0o600)
+        finally:
+            daemon.stop()
+
+        # Again, from the bond loaded at the start: no pairing, and the read succeeds. On a fresh
+        # link: the kernel keeps the last one up a while, and a channel on a link going down ends.
+        self.lab.wait_until(lambda: not le_links(self.lab, "hci0"), timeout=30,
+                            what="the first channel's LE link to go down")
+        daemon = self.start_accessoryd(apps, state)
+        try:
+            self.lab.wait_for_journal(MESSAGE_ID=PAIRING_MODE, count=2)
+            app = self.example("--read", f"{SERVICE}/{CHARACTERISTIC}")
+            try:
+                output, _ = app.communicate(timeout=90)
+            finally:
+                app.kill()
+            self.lab.log(output)
+            self.assertEqual(app.returncode, 0, output)
+            self.assertIn(f'read: {CHARACTERISTIC} = "{VALUE}"', output)
+            self.assertEqual(self.peripheral.output().count("pairing confirmed for"), 1, self.peripheral.output())
+        finally:
+            daemon.stop()
