@@ -9,8 +9,9 @@ enum CanonicalRendering {
     static func render(_ value: Any) -> String {
         // Secrets show only what they choose to: a key's description, never its octets.
         if let key = value as? SecurityKey { return key.description }
-        if let octets = value as? [UInt8] { return hex(octets) }
-        if let octets = value as? ArraySlice<UInt8> { return hex(octets) }
+        // By exact type: an empty array of anything would cast to [UInt8].
+        if type(of: value) == [UInt8].self, let octets = value as? [UInt8] { return hex(octets) }
+        if type(of: value) == ArraySlice<UInt8>.self, let octets = value as? ArraySlice<UInt8> { return hex(octets) }
         if let text = value as? String { return text.debugDescription }
         if let text = value as? Substring { return String(text).debugDescription }
         if let character = value as? Character { return String(character).debugDescription }

@@ -19,6 +19,11 @@ let storeDecodeTargets: [DecodeTarget] = [
             "raw": outcome { try BondStoreCodec.decode(bytes) },
             "sealed": outcome { try sealed.get() },
             "again": outcome { try BondStoreCodec.decode(BondStoreCodec.encode(try sealed.get())) },
+            // Keys print as `<128-bit key>`: whether they survive is said, not shown.
+            "keys-survive": outcome {
+                let bonds = try sealed.get()
+                return try BondStoreCodec.decode(BondStoreCodec.encode(bonds)) == bonds.sorted { $0.accessory < $1.accessory }
+            },
         ])
     },
 ]
