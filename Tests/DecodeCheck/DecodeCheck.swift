@@ -22,6 +22,7 @@ enum DecodeCheck {
         do throws(CorpusFiles.Failure) {
             for argument in arguments {
                 let path = argument.hasSuffix("/") && argument.count > 1 ? String(argument.dropLast()) : argument
+                guard CorpusFiles.isDirectory(path) else { throw CorpusFiles.Failure(description: "no directory \(path)") }
                 if decodeTarget(for: path) != nil || !hasTargetDirectories(path) {
                     directories.append(path)
                 } else {
