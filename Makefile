@@ -249,7 +249,8 @@ system-bookworm-amd64: deb
 
 # make test's arm64 lane: the roots and the cross build (system-arm64-prepare), the arm64
 # package in bookworm, then, once the amd64 lane's `make deb` has made accessoryd-cockpit
-# (the cockpit-install check), the image and the boot; last the amd64 package in bookworm.
+# (the cockpit-install check), the image and the boot; then the amd64 package in bookworm;
+# last the fuzz corpus decoded by the arm64 build against amd64 (packaging/arm64/decode-check).
 arm64-lane: system-arm64-prepare deb
 	Tests/System/arm64/system-arm64 bookworm --deb $(ARM64_DEB) --amd64 $(BUILD_DIR)/accessoryd
 	$(MAKE) --no-print-directory system-arm64-run
