@@ -255,4 +255,4 @@ arm64-lane: system-arm64-prepare deb
 	Tests/System/arm64/system-arm64 bookworm --deb $(ARM64_DEB) --amd64 $(BUILD_DIR)/accessoryd
 	$(MAKE) --no-print-directory system-arm64-run
 	Tests/System/arm64/system-arm64 bookworm --deb .build/deb/accessoryd_$$(dpkg-parsechangelog -l packaging/debian/changelog -S Version)_amd64.deb --amd64 $(BUILD_DIR)/accessoryd
-	packaging/arm64/decode-check "$(ARM64_BIN_DIR)"
+	SWIFT="$(SWIFT)" packaging/arm64/decode-check "$(ARM64_BIN_DIR)"
