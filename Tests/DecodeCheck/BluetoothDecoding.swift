@@ -21,8 +21,10 @@ let bluetoothDecodeTargets: [DecodeTarget] = [
         let advertised = AdvertisingDataParser.read(rest[..<cut])
         let response = AdvertisingDataParser.read(rest[cut...])
         let device = BluetoothDeviceIdentifier(address: BluetoothAddress("C0:FF:EE:00:00:01")!, addressType: .random)
-        let indication = Advertisement(LEAdvertisingReport(eventType: .connectableUndirected, device: device, data: Array(rest[..<cut]), rssi: -40))
-        let scanResponse = Advertisement(LEAdvertisingReport(eventType: .scanResponse, device: device, data: Array(rest[cut...]), rssi: -41))
+        let indication = Advertisement(
+            LEAdvertisingReport(eventType: .connectableUndirected, device: device, data: Array(rest[..<cut]), rssi: -40))
+        let scanResponse = Advertisement(
+            LEAdvertisingReport(eventType: .scanResponse, device: device, data: Array(rest[cut...]), rssi: -41))
         return parts([
             "advertised": CanonicalRendering.render(advertised),
             "strict": outcome { try AdvertisingDataParser.parse(rest[..<cut]) },
