@@ -167,7 +167,7 @@ arm64-sdk: arm64-chroot
 
 # The release products for aarch64, under .build/arm64/swiftpm/.
 arm64-build: arm64-sdk
-	packaging/arm64/build accessoryd
+	packaging/arm64/build accessoryd accessory-decode-check
 
 # The arm64 binary under qemu-aarch64: --version, --probe, and a replay that must
 # print the same monitor lines as the amd64 build.
@@ -229,7 +229,7 @@ system-arm64-bases:
 
 # The .deb, the arm64 app and sensor.
 system-arm64-cross: deb-arm64
-	packaging/arm64/build accessory-example lab-peripheral
+	packaging/arm64/build accessory-example lab-peripheral accessory-decode-check
 
 # The image, the boot.
 system-arm64-run:
@@ -249,8 +249,10 @@ system-bookworm-amd64: deb
 
 # make test's arm64 lane: the roots and the cross build (system-arm64-prepare), the arm64
 # package in bookworm, then, once the amd64 lane's `make deb` has made accessoryd-cockpit
-# (the cockpit-install check), the image and the boot; last the amd64 package in bookworm.
+# (the cockpit-install check), the image and the boot; then the amd64 package in bookworm;
+# last the fuzz corpus decoded by the arm64 build against amd64 (packaging/arm64/decode-check).
 arm64-lane: system-arm64-prepare deb
 	Tests/System/arm64/system-arm64 bookworm --deb $(ARM64_DEB) --amd64 $(BUILD_DIR)/accessoryd
 	$(MAKE) --no-print-directory system-arm64-run
 	Tests/System/arm64/system-arm64 bookworm --deb .build/deb/accessoryd_$$(dpkg-parsechangelog -l packaging/debian/changelog -S Version)_amd64.deb --amd64 $(BUILD_DIR)/accessoryd
+	SWIFT="$(SWIFT)" packaging/arm64/decode-check "$(ARM64_BIN_DIR)"

@@ -165,6 +165,12 @@ let package = Package(
         // An app or picker agent in a process of its own, for the tests whose caller must be another
         // unix user or change its groups after connecting (started under setpriv); not shipped.
         .executableTarget(name: "accessory-test-client", dependencies: ["AccessoryPlatform", "AccessoryWire"], path: "Tests/TestClient"),
+        // The fuzz corpus through the decoders, one canonical line per input: the arm64 build's
+        // lines compared with the amd64 build's guard the parsers against miscompiles, where
+        // Debian's 6.2.3 cannot link the unit tests (packaging/arm64/README.md); not shipped.
+        .executableTarget(
+            name: "accessory-decode-check", dependencies: ["AccessoryCore", "AccessoryATT", "AccessoryCodecs"],
+            path: "Tests/DecodeCheck"),
         .testTarget(name: "AccessoryPlatformTests", dependencies: ["AccessoryPlatform", "TestSupport"]),
         .testTarget(
             name: "AccessoryRadiosTests",
