@@ -20,7 +20,7 @@ LAB_PACKAGES := qemu-system-x86 linux-image-amd64 kmod busybox-static udhcpc sys
                 bluez bluez-test-tools hostapd wpasupplicant iw iproute2 dnsmasq tcpdump python3 python3-gi wireless-regdb network-manager polkitd
 
 .PHONY: all build test unit-test app-links-test app-test-kit lab-test power-cut power-cut-test demo bench deb deb-reproducible lint-deb \
-        deps build-deps lab-deps clean fuzz fuzz-smoke fuzz-build
+        deps build-deps lab-deps deb-deps clean fuzz fuzz-smoke fuzz-build
 
 all: build
 
@@ -58,14 +58,17 @@ build: build-deps
 ## `make test ARM64_TIER=no` leaves arm64 out; `make test-sequential` runs the amd64 tiers
 ## one after the other, as before the lanes.
 ARM64_TIER ?= yes
-test: unit-test fuzz-smoke lab-deps system-deps $(if $(filter yes,$(ARM64_TIER)),system-arm64-deps)
+test: unit-test fuzz-smoke lab-deps deb-deps system-deps $(if $(filter yes,$(ARM64_TIER)),system-arm64-deps)
 	@echo "tiers: in lanes side by side; each lane's output follows when it ends"
-	@$(MAKE) --no-print-directory -k -j3 --output-sync=target lanes \
+	@$(MAKE) --no-print-directory -k -j4 --output-sync=target lanes ARM64_NICE="nice -n 5" \
 	    LANES="lab-lane system-lane $(if $(filter yes,$(ARM64_TIER)),arm64-lane)"
 
 test-sequential: unit-test fuzz-smoke lab-test power-cut-test system-test
 
 LANES ?= lab-lane system-lane arm64-lane
+# In make test, arm64's builds and emulated dpkg yield the cores to the lanes' guests and to
+# make deb, which the system lane waits for.
+ARM64_NICE ?=
 .PHONY: test-sequential lanes lab-lane system-lane arm64-lane
 lanes: $(LANES)
 
@@ -136,9 +139,12 @@ bench: build-deps lab-deps
 	SWIFT=$(SWIFT) Tests/Bench/run
 
 ## The Debian source and binary packages, under .build/deb/ (packaging/build-package).
-deb: build-deps
-	@$(call apt_install,$(DEB_PACKAGES))
+deb: build-deps deb-deps
 	packaging/build-package
+
+# Apart, so that make test installs it before its lanes: apt-get must not run twice at once.
+deb-deps:
+	@$(call apt_install,$(DEB_PACKAGES))
 
 ## Two builds of the same tree must give byte-identical packages.
 deb-reproducible: deb
@@ -176,7 +182,7 @@ arm64-check: arm64-build
 
 # The arm64 .deb through packaging/debian (dpkg-buildpackage -a arm64), under .build/deb/.
 deb-arm64: arm64-sdk
-	packaging/arm64/deb
+	$(ARM64_NICE) packaging/arm64/deb
 
 ## The system tier: the .deb installed with apt in a Debian trixie image, booted
 ## with systemd as PID 1 under QEMU, virtual radios after boot (Tests/System/README.md).
@@ -229,7 +235,7 @@ system-arm64-bases:
 
 # The .deb, the arm64 app and sensor.
 system-arm64-cross: deb-arm64
-	packaging/arm64/build accessory-example lab-peripheral accessory-decode-check
+	$(ARM64_NICE) packaging/arm64/build accessory-example lab-peripheral accessory-decode-check
 
 # The image, the boot.
 system-arm64-run:
@@ -247,12 +253,28 @@ system-bookworm-amd64: deb
 	$(SWIFT) build --product accessoryd
 	Tests/System/arm64/system-arm64 bookworm --deb .build/deb/accessoryd_$$(dpkg-parsechangelog -l packaging/debian/changelog -S Version)_amd64.deb --amd64 $(BUILD_DIR)/accessoryd
 
-# make test's arm64 lane: the roots and the cross build (system-arm64-prepare), the arm64
-# package in bookworm, then, once the amd64 lane's `make deb` has made accessoryd-cockpit
-# (the cockpit-install check), the image and the boot; then the amd64 package in bookworm;
-# last the fuzz corpus decoded by the arm64 build against amd64 (packaging/arm64/decode-check).
-arm64-lane: system-arm64-prepare deb
-	Tests/System/arm64/system-arm64 bookworm --deb $(ARM64_DEB) --amd64 $(BUILD_DIR)/accessoryd
+# make test's arm64 lane, in parts that make runs side by side (`test` runs the lanes with -j4):
+# the trixie root (the boot's) beside the cross build; once both are there and the system
+# lane's `make deb` has made accessoryd-cockpit (the cockpit-install check), the image and the
+# boot, while the bookworm roots are made, then the packages in those; the fuzz corpus decoded
+# by the arm64 build against amd64 (packaging/arm64/decode-check) once the cross build is there.
+.PHONY: arm64-base-trixie arm64-bases-bookworm arm64-boot arm64-bookworm arm64-decode-check
+arm64-lane: arm64-boot arm64-bookworm arm64-decode-check
+
+arm64-base-trixie: system-arm64-deps
+	$(ARM64_NICE) Tests/System/arm64/system-arm64 base trixie
+
+# After the trixie root, which is on the lane's longest path: made beside the boot.
+arm64-bases-bookworm: arm64-base-trixie
+	$(ARM64_NICE) Tests/System/arm64/system-arm64 base bookworm
+	$(ARM64_NICE) Tests/System/arm64/system-arm64 base bookworm --arch amd64
+
+arm64-boot: arm64-base-trixie system-arm64-cross deb
 	$(MAKE) --no-print-directory system-arm64-run
+
+arm64-bookworm: arm64-bases-bookworm system-arm64-cross deb
+	Tests/System/arm64/system-arm64 bookworm --deb $(ARM64_DEB) --amd64 $(BUILD_DIR)/accessoryd
 	Tests/System/arm64/system-arm64 bookworm --deb .build/deb/accessoryd_$$(dpkg-parsechangelog -l packaging/debian/changelog -S Version)_amd64.deb --amd64 $(BUILD_DIR)/accessoryd
+
+arm64-decode-check: system-arm64-cross
 	SWIFT="$(SWIFT)" packaging/arm64/decode-check "$(ARM64_BIN_DIR)"

@@ -44,7 +44,7 @@ extension AuthorizationCenter {
             return
         }
         do {
-            try transact { core, now, registry throws(AccessorySetupError) in
+            _ = try transact { core, now, registry throws(AccessorySetupError) in
                 try core.completePairing(pending.request, registry: registry, at: now)
             }
         } catch {
