@@ -211,27 +211,19 @@ SYSTEM_ARM64_PACKAGES := debootstrap mmdebstrap arch-test qemu-system-arm qemu-u
 ARM64_DEB = .build/deb/accessoryd_$$(dpkg-parsechangelog -l packaging/debian/changelog -S Version)_arm64.deb
 ARM64_BIN_DIR = $$(packaging/arm64/run sh -euc '. packaging/arm64/swift-env; swift build $$SWIFT_BUILD_FLAGS --scratch-path "$$ARM64_SCRATCH" -c release --static-swift-stdlib --show-bin-path')
 
-.PHONY: system-test-arm64 system-arm64-deps system-arm64-prepare system-arm64-bases system-arm64-cross \
+.PHONY: system-test-arm64 system-arm64-deps system-arm64-prepare system-arm64-cross \
         system-arm64-run system-arm64-bookworm system-bookworm-amd64
 
 system-arm64-deps:
 	@$(call apt_install,$(SYSTEM_ARM64_PACKAGES))
 
-# The whole tier by hand; the cockpit check wants `make deb` first (.build/deb/accessoryd-cockpit_*_all.deb).
-system-test-arm64: system-arm64-prepare system-arm64-run system-arm64-bookworm
+# The whole tier by hand: make test's arm64 lane (below), its parts side by side.
+system-test-arm64:
+	@$(MAKE) --no-print-directory -j4 --output-sync=target arm64-lane
 
-# Everything before the boot, in two halves that share nothing and so run side by side:
-# the roots (mostly emulated dpkg, one core) and the cross build (native, the other).
-system-arm64-prepare: system-arm64-deps
-	@{ $(MAKE) --no-print-directory system-arm64-bases & bases=$$!; \
-	   $(MAKE) --no-print-directory system-arm64-cross; cross=$$?; \
-	   wait $$bases; status=$$?; [ $$cross = 0 ] && [ $$status = 0 ]; }
-
-# The arm64 roots (trixie to boot, bookworm for qemu-user) and the bookworm amd64 one.
-system-arm64-bases:
-	Tests/System/arm64/system-arm64 base trixie
-	Tests/System/arm64/system-arm64 base bookworm
-	Tests/System/arm64/system-arm64 base bookworm --arch amd64
+# Everything before the boot, side by side: the roots (mostly emulated dpkg) and the cross build.
+system-arm64-prepare:
+	@$(MAKE) --no-print-directory -j3 --output-sync=target arm64-bases-bookworm system-arm64-cross
 
 # The .deb, the arm64 app and sensor.
 system-arm64-cross: deb-arm64
