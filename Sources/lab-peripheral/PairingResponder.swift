@@ -11,6 +11,8 @@ import AccessoryRadios
 struct PairingResponder {
     let socket: ManagementSocket
     let controller: UInt16
+    /// With `--bond-file`: where this side's keys are kept.
+    var bonds: PeripheralBondFile?
 
     init(controller: UInt16) throws(SystemError) {
         socket = try ManagementSocket()
@@ -21,6 +23,7 @@ struct PairingResponder {
 
     func readAvailable() {
         while let packet = try? socket.receive() {
+            if bonds?.keep(packet) == true { StandardOutput.write("key kept in \(bonds!.path)\n") }
             guard case .userConfirmationRequest(let index, let device, _, _)? = try? ManagementPairingEvent.decode(packet),
                   index == controller else { continue }
             do {

@@ -9,7 +9,7 @@ import Glibc
 //
 //   lab-peripheral serve --controller hci1 --value TEXT [--name NAME] [--service UUID] [--characteristic UUID]
 //                  [--psm N] [--control PATH] [--require-encryption] [--accept-pairing]
-//                  [--irk HEX [--rotate-seconds N]]
+//                  [--irk HEX [--rotate-seconds N]] [--bond-file PATH]
 //       advertise (connectable, NAME and the 128-bit service UUID) and serve a
 //       primary service with one readable characteristic holding TEXT, on the
 //       ATT channel and, with --psm, over a connection-oriented channel on PSM N;
@@ -19,7 +19,10 @@ import Glibc
 //       --require-encryption, the characteristic is read only over an
 //       encrypted link (else ATT Insufficient Authentication); with
 //       --accept-pairing, confirm Just Works pairings of this controller
-//       over the management interface (no bluetoothd to do it). With --irk HEX
+//       over the management interface (no bluetoothd to do it), having
+//       powered the controller through it with Bondable on, and with
+//       --bond-file keep this side's keys in PATH across restarts
+//       (PeripheralBondFile.swift). With --irk HEX
 //       (32 hex digits, most significant first) it advertises from a
 //       resolvable private address made from that IRK, a new one every
 //       --rotate-seconds N, its rotation's number in manufacturer data
@@ -79,7 +82,13 @@ switch mode {
 case "serve":
     guard let value = options["--value"] else { fail("lab-peripheral serve: --value is required", status: 2) }
     let info = controller(named: options["--controller"])
+    if options["--bond-file"] != nil && !flags.contains("--accept-pairing") {
+        fail("lab-peripheral serve: --bond-file needs --accept-pairing", status: 2)
+    }
+    let bonds = options["--bond-file"].map { PeripheralBondFile(path: $0, controller: info.index) }
     do {
+        // Before advertising: powering the controller again ends what it had set up.
+        if flags.contains("--accept-pairing") { try PairableController.prepare(info.index, bonds: bonds) }
         let advertiser = try LabAdvertiser(controller: info.index, name: options["--name"] ?? "Lab Sensor", service: service)
         let database = GATTDatabase(service: service, characteristic: characteristic, value: Array(value.utf8),
                                     requiresEncryption: flags.contains("--require-encryption"))
@@ -100,7 +109,8 @@ case "serve":
         } else if options["--rotate-seconds"] != nil {
             fail("lab-peripheral serve: --rotate-seconds needs --irk", status: 2)
         }
-        let pairing = flags.contains("--accept-pairing") ? try PairingResponder(controller: info.index) : nil
+        var pairing = flags.contains("--accept-pairing") ? try PairingResponder(controller: info.index) : nil
+        pairing?.bonds = bonds
         var peripheral = Peripheral(controller: info, advertiser: advertiser, database: database, psm: psm,
                                     control: control, rotation: rotation, pairing: pairing)
         try peripheral.run()

@@ -5,6 +5,7 @@ import AccessoryCore
 /// controller index, parameter length, little-endian) and its parameters.
 /// Keys go out least significant octet first, as the kernel keeps them.
 public enum ManagementCommand {
+    public static let setBondable: UInt16 = 0x0009
     public static let loadLongTermKeys: UInt16 = 0x0013
     public static let pairDevice: UInt16 = 0x0019
     public static let cancelPairDevice: UInt16 = 0x001A
@@ -13,6 +14,7 @@ public enum ManagementCommand {
     public static let userConfirmationNegativeReply: UInt16 = 0x001D
     public static let userPasskeyReply: UInt16 = 0x001E
     public static let userPasskeyNegativeReply: UInt16 = 0x001F
+    public static let setSecureConnections: UInt16 = 0x002D
     public static let loadIdentityResolvingKeys: UInt16 = 0x0030
 
     /// Pair Device's IO Capability octet.
@@ -21,6 +23,19 @@ public enum ManagementCommand {
         case .noInputNoOutput: 0x03
         case .keyboardDisplay: 0x04
         }
+    }
+
+    /// Set Bondable: without it the kernel's Security Manager asks for no
+    /// bonding and distributes no keys, so a pairing would leave nothing to
+    /// keep. bluetoothd sets it at start; without bluetoothd nobody does.
+    public static func bondable(_ on: Bool, controller: UInt16) -> [UInt8] {
+        packet(setBondable, controller, [on ? 1 : 0])
+    }
+
+    /// Set Secure Connections (enabled, not SC-only): LE Secure Connections
+    /// where the accessory supports it, legacy pairing otherwise, as bluetoothd's default.
+    public static func secureConnections(controller: UInt16) -> [UInt8] {
+        packet(setSecureConnections, controller, [0x01])
     }
 
     public static func pair(_ device: BluetoothDeviceIdentifier, capability: PairingIOCapability, controller: UInt16) -> [UInt8] {

@@ -93,6 +93,10 @@ public final class ManagementPairing: PairingBackEnd {
         }
         pairings[device] = Pairing(controller: controller)
         do {
+            // The controller's settings first: bluetoothd would have made them, and none is here.
+            // A controller without Secure Connections refuses that setting; legacy pairing still works.
+            sendLogged(ManagementCommand.secureConnections(controller: controller))
+            try send(ManagementCommand.bondable(true, controller: controller))
             try send(ManagementCommand.pair(device, capability: capability, controller: controller))
         } catch {
             pairings[device] = nil

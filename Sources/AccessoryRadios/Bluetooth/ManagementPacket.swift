@@ -14,7 +14,7 @@ public enum ManagementPacket {
         command(setPoweredOpcode, controller: index, parameters: [on ? 1 : 0])
     }
 
-    static func command(_ opcode: UInt16, controller index: UInt16, parameters: [UInt8]) -> [UInt8] {
+    public static func command(_ opcode: UInt16, controller index: UInt16, parameters: [UInt8]) -> [UInt8] {
         littleEndian(opcode) + littleEndian(index) + littleEndian(UInt16(parameters.count)) + parameters
     }
 

@@ -123,6 +123,8 @@ import Testing
                 == [0x1F, 0, 0, 0, 7, 0] + Self.addressBytes)
         #expect(ManagementCommand.unpair(Self.device, disconnect: true, controller: 0) == [0x1B, 0, 0, 0, 8, 0] + Self.addressBytes + [1])
         #expect(ManagementCommand.cancelPair(Self.device, controller: 0) == [0x1A, 0, 0, 0, 7, 0] + Self.addressBytes)
+        #expect(ManagementCommand.bondable(true, controller: 2) == [0x09, 0, 2, 0, 1, 0, 1])
+        #expect(ManagementCommand.secureConnections(controller: 0) == [0x2D, 0, 0, 0, 1, 0, 1])
     }
 
     @Test func keysLoadBackAsTheyCame() {

@@ -122,7 +122,9 @@ import TestSupport
         let w = try World()
         try w.approve()
         let id = try #require(w.reserved)
-        #expect(w.sent == [[0x19, 0, 0, 0, 8, 0] + Self.wire + [0x03]], "Pair Device, NoInputNoOutput")
+        // Secure Connections and Bondable first (no bluetoothd set them: without Bondable no key
+        // would be distributed), then Pair Device, NoInputNoOutput.
+        #expect(w.sent == [[0x2D, 0, 0, 0, 1, 0, 1], [0x09, 0, 0, 0, 1, 0, 1], [0x19, 0, 0, 0, 8, 0] + Self.wire + [0x03]])
         #expect(w.notices == ["pickerSetupPairing \(id)"])
         #expect(w.grants.grants.isEmpty && w.bonds.bonds.isEmpty)
         w.sent = []

@@ -60,7 +60,7 @@ import TestSupport
         let (h, backEnd, sent) = try harness()
         let (client, approved) = try approve(h)
         #expect(h.store.grants.isEmpty)
-        #expect(sent.packets.first == [0x19, 0, 0, 0, 8, 0] + Self.wire + [0x03], "Pair Device")
+        #expect(sent.packets.last == [0x19, 0, 0, 0, 8, 0] + Self.wire + [0x03], "Pair Device, after the controller's settings")
         kernel(h, backEnd, 0x000F, Self.wire + [1, 0, 0, 0, 0])
         kernel(h, backEnd, 0x000A, [1] + Self.wire + [0x02, 0x00, 16, 0, 0] + [UInt8](repeating: 0, count: 8) + Array(0...15))
         kernel(h, backEnd, 0x0001, [0x19, 0x00, 0x00] + Self.wire)
