@@ -199,8 +199,12 @@ public final class Daemon {
                         settings.uses(controller: $0.index) && !settings.exclusiveControllers.contains($0.index)
                     }
                 }, logger: logger)
-                // A bonded accessory is reached at the private address it was heard from last.
-                broker.currentAddress = { [unowned self] in discovery.currentAddress(of: $0) }
+                // A bonded accessory is reached at the private address it was heard from last, unless
+                // the kernel holds its IRK: then the kernel resolves its addresses itself and connects
+                // only to a pending connection under the identity address.
+                broker.currentAddress = { [unowned self] identity in
+                    pairing?.kernelResolves(identity) == true ? identity : discovery.currentAddress(of: identity)
+                }
                 service?.channels = broker
             }
             if configuration.bluetoothEnabled && servedCapture == nil { startPairing(on: loop, authorization: authorization) }

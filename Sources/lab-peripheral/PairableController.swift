@@ -12,10 +12,18 @@ import AccessoryRadios
 enum PairableController {
     static let setBondable: UInt16 = 0x0009
     static let setSecureConnections: UInt16 = 0x002D
+    static let setPrivacy: UInt16 = 0x002F
 
-    static func prepare(_ controller: UInt16, bonds: PeripheralBondFile?) throws {
+    static func prepare(_ controller: UInt16, bonds: PeripheralBondFile?, privacy irk: SecurityKey?) throws {
         let socket = try ManagementSocket()
         try command(socket, ManagementPacket.setPowered(controller: controller, on: false))
+        if let irk {
+            // Set Privacy (only while powered off): the kernel then distributes the IRK and the
+            // identity address in pairing, as an accessory that uses private addresses does.
+            // Its addresses stay lab-peripheral's own (AddressRotation), made from the same IRK.
+            try command(socket, ManagementPacket.command(setPrivacy, controller: controller,
+                                                         parameters: [0x01] + irk.value.octets.reversed()))
+        }
         try command(socket, ManagementPacket.command(setBondable, controller: controller, parameters: [1]))
         // LE Secure Connections, as most accessories made today offer it.
         try command(socket, ManagementPacket.command(setSecureConnections, controller: controller, parameters: [1]))

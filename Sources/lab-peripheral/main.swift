@@ -88,7 +88,11 @@ case "serve":
     let bonds = options["--bond-file"].map { PeripheralBondFile(path: $0, controller: info.index) }
     do {
         // Before advertising: powering the controller again ends what it had set up.
-        if flags.contains("--accept-pairing") { try PairableController.prepare(info.index, bonds: bonds) }
+        // With --irk the accessory uses privacy: the kernel shares that IRK and the
+        // controller's public address as its identity when it pairs.
+        if flags.contains("--accept-pairing") {
+            try PairableController.prepare(info.index, bonds: bonds, privacy: options["--irk"].flatMap { SecurityKey(hex: $0) })
+        }
         let advertiser = try LabAdvertiser(controller: info.index, name: options["--name"] ?? "Lab Sensor", service: service)
         let database = GATTDatabase(service: service, characteristic: characteristic, value: Array(value.utf8),
                                     requiresEncryption: flags.contains("--require-encryption"))

@@ -23,13 +23,19 @@ extension AuthorizationCore {
 
     /// The pairing of request `number` completed and its bond is kept: grant
     /// as an approval without pairing would have, with the reserved id.
+    /// `identity` is the address the bond names: the accessory's identity
+    /// address when it shared one (it was heard under a private address
+    /// that it will leave), else the address it was heard under. The grant
+    /// takes it, so discovery, presence and channels follow the accessory
+    /// as its IRK resolves every later address to it.
     public mutating func completePairing(
-        _ number: UInt32, registry: AccessoryRegistry, at now: MonotonicInstant
+        _ number: UInt32, identity: BluetoothDeviceIdentifier? = nil, registry: AccessoryRegistry, at now: MonotonicInstant
     ) throws(AccessorySetupError) -> (accessories: [AccessoryID], decision: AuthorizationDecision) {
         guard let pending = pairings[number], let request = requests[number],
-              let chosen = request.candidate(pending.candidate) else {
+              var chosen = request.candidate(pending.candidate) else {
             throw AccessorySetupError(.invalidRequest, reason: .message("no pairing under way for request \(number)"))
         }
+        if let identity { chosen.identity = .bluetooth(identity) }
         if let holder = grants.holder(of: chosen.identity) {
             throw AccessorySetupError(.invalidRequest, reason: .message("\(chosen.identity) is already granted\(holder.app == request.app ? "" : " to another app")"))
         }

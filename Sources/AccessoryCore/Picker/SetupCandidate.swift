@@ -5,7 +5,9 @@ public struct SetupCandidate: Hashable, Sendable {
     public let number: UInt32
     /// The display item whose descriptor found it.
     public let item: Int
-    public let identity: DeviceIdentity
+    /// As heard; a pairing may replace a private address with the identity
+    /// address the accessory gave (its bond names that one).
+    public internal(set) var identity: DeviceIdentity
     /// The name it advertises (or the SSID), as heard.
     public var advertisedName: String
     /// What the app chose to show it as (`updatePicker`), if anything.

@@ -36,8 +36,9 @@ extension AuthorizationCenter {
             return
         }
         let backEnd = pairingBackEnd
+        let identity: BluetoothDeviceIdentifier?
         do {
-            try backEnd?.keepBond(of: pending.device, for: pending.accessory)
+            identity = try backEnd?.keepBond(of: pending.device, for: pending.accessory)
         } catch {
             backEnd?.abandon(pending.device)
             apply { core, _, _ in core.failPairing(pending.request, failure: .backEndFailed("cannot store the bond: \(error)")) }
@@ -45,11 +46,11 @@ extension AuthorizationCenter {
         }
         do {
             _ = try transact { core, now, registry throws(AccessorySetupError) in
-                try core.completePairing(pending.request, registry: registry, at: now)
+                try core.completePairing(pending.request, identity: identity, registry: registry, at: now)
             }
         } catch {
             // The grant was not kept: neither is the bond.
-            backEnd?.removeBond(of: pending.accessory, device: pending.device)
+            backEnd?.removeBond(of: pending.accessory, device: identity ?? pending.device)
             apply { core, _, _ in core.failPairing(pending.request, failure: .backEndFailed("\(error)")) }
         }
     }

@@ -32,8 +32,10 @@ public protocol PairingBackEnd: AnyObject {
     /// Stops the pairing if it runs and forgets whatever keys it produced.
     func abandon(_ device: BluetoothDeviceIdentifier)
     /// The pairing completed: keep its keys as `accessory`'s bond, durable
-    /// before returning. A throw keeps nothing (the caller abandons).
-    func keepBond(of device: BluetoothDeviceIdentifier, for accessory: AccessoryID) throws
+    /// before returning, and return the address the bond names (the identity
+    /// address the accessory shared, else `device`): the grant takes it.
+    /// A throw keeps nothing (the caller abandons).
+    func keepBond(of device: BluetoothDeviceIdentifier, for accessory: AccessoryID) throws -> BluetoothDeviceIdentifier
     /// The accessory's grant is gone: forget its bond, here and in the kernel.
     func removeBond(of accessory: AccessoryID, device: BluetoothDeviceIdentifier?)
 }

@@ -79,6 +79,12 @@ public final class ManagementPairing: PairingBackEnd {
         return ltk.authenticated ? .high : .medium
     }
 
+    /// Whether the kernel holds `identity`'s IRK: one of accessoryd's bonds,
+    /// loaded into the controllers (no bluetoothd to replace the list).
+    public func kernelResolves(_ identity: BluetoothDeviceIdentifier) -> Bool {
+        bluetoothdPresent == false && bonds.values.contains { $0.identity == identity && $0.irk != nil }
+    }
+
     // MARK: PairingBackEnd
 
     public func connect(_ device: BluetoothDeviceIdentifier) {
@@ -117,7 +123,7 @@ public final class ManagementPairing: PairingBackEnd {
         sendLogged(ManagementCommand.unpair(pairing.identity ?? device, disconnect: true, controller: pairing.controller))
     }
 
-    public func keepBond(of device: BluetoothDeviceIdentifier, for accessory: AccessoryID) throws {
+    public func keepBond(of device: BluetoothDeviceIdentifier, for accessory: AccessoryID) throws -> BluetoothDeviceIdentifier {
         guard let pairing = pairings[device], pairing.irk != nil || pairing.ltk != nil || pairing.csrk != nil else {
             throw SystemError(operation: "pairing \(device) left no key to keep", errno: 126 /* ENOKEY */)
         }
@@ -130,6 +136,7 @@ public final class ManagementPairing: PairingBackEnd {
         logger.info("Bond kept for accessory \(accessory) (\(bond.identity))",
                     metadata: ["accessory.id": "\(accessory)", "identity": "\(bond.identity)",
                                "bond.keys": .array(keyNames(bond).map { .string($0) })])
+        return bond.identity
     }
 
     public func removeBond(of accessory: AccessoryID, device: BluetoothDeviceIdentifier?) {
@@ -193,8 +200,10 @@ public final class ManagementPairing: PairingBackEnd {
                 logger.warning("Controller \(controller) refused the bonds' keys (management status 0x\(hexByte(status)))",
                                metadata: ["controller": "\(controller)", "status": "\(status)"])
             }
+            // The answer echoes the identity address when the accessory shared one, not the private address paired.
             guard opcode == ManagementCommand.pairDevice,
-                  let device = echoed ?? pairings.first(where: { $0.value.controller == controller && !$0.value.answered })?.key,
+                  let device = echoed.flatMap({ pairing(of: $0, on: controller) })
+                      ?? pairings.first(where: { $0.value.controller == controller && !$0.value.answered })?.key,
                   pairings[device]?.answered == false else { return }
             pairings[device]?.answered = true
             pairings[device]?.owed = nil

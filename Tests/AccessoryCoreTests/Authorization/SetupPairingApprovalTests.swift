@@ -65,6 +65,20 @@ import Testing
         #expect(w.pairingOrders.count == 1)
     }
 
+    @Test func anAccessoryThatSharedItsIdentityIsGrantedUnderIt() throws {
+        // Heard under a private address it will leave; the pairing gave its identity address.
+        var (w, pending) = try approvedLock()
+        let identity = AuthorizationWorld.device(99)
+        try w.run { core, now, registry throws(AccessorySetupError) in
+            try core.completePairing(pending.request, identity: identity, registry: registry, at: now)
+        }
+        #expect(w.core.grants[pending.accessory]?.bluetooth == identity)
+        #expect(w.log.contains { $0.event == .accessoryApproved && $0.metadata["identity"] == "\(identity)" })
+        // The bond goes with the grant, under the identity it names.
+        try w.decide { core throws(AccessorySetupError) in try core.remove(pending.accessory, app: "acme", decidedBy: "app acme") }
+        #expect(w.pairingOrders.last == .removeBond(pending.accessory, identity))
+    }
+
     @Test func failureEndsTheRequestWithTheReasonAndGrantsNothing() throws {
         var (w, pending) = try approvedLock()
         w.apply { core, _, _ in core.failPairing(pending.request, failure: .rejectedByAccessory) }

@@ -138,6 +138,24 @@ import TestSupport
         #expect(!w.opcodes.contains(0x001B), "nothing unpaired")
     }
 
+    @Test func anAccessoryHeardAtAPrivateAddressIsBondedAndGrantedUnderItsIdentity() throws {
+        // Paired at the address it was heard at; it shares its IRK and identity address, and the
+        // kernel names the identity from then on (the keys, Pair Device's answer).
+        let w = try World()
+        try w.approve()
+        let id = try #require(w.reserved)
+        let identity = BluetoothDeviceIdentifier(address: BluetoothAddress(rawValue: 0x00AA_0101_0001)!, addressType: .public)
+        let identityWire = HardwareAddress("00:AA:01:01:00:01")!.littleEndianOctets + [1]
+        w.kernel(0x000F, Self.wire + [1, 0, 0, 0, 0])
+        w.kernel(0x0018, [1] + HardwareAddress(Self.address)!.littleEndianOctets + identityWire + Self.key)
+        w.kernel(0x000A, [1] + identityWire + [0x02, 0x00, 16, 0, 0] + [UInt8](repeating: 0, count: 8) + Self.key)
+        w.kernel(0x0001, [0x19, 0x00, 0x00] + identityWire)
+        #expect(w.notices == ["pickerSetupPairing \(id)", "accessoryAdded \(id)", "pickerDidDismiss -"])
+        #expect(w.grants.grants[id]?.bluetooth == identity)
+        let bond = try #require(w.bonds.bonds[id])
+        #expect(bond.identity == identity && bond.irk != nil && bond.ltk != nil)
+    }
+
     @Test func theBondIsLoadedAtTheNextStartAndGoesWithTheAccessory() throws {
         let w = try World()
         try w.approve()
