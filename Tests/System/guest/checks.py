@@ -54,6 +54,8 @@ BLUETOOTH_CHANNEL_FAILED = "a9a65f8559da4a3eadfebdee701cd83f"
 HOTSPOT_JOIN_RESULT = "8af494bf5bf64b65a682f485c608fb14"
 BUS_LOST = "7cf47dda999a425488152c03ba42535a"
 APP_WOKEN = "06e40a36ef874810b45ea785c1109dae"
+SETUP_PAIRING_STARTED = "d4d0dd2e80f441a9842f2d96f92aa95f"
+PAIRING_MODE = "172d8be9622849af841318a741935496"
 
 SERVICE = "accessoryd.service"
 
@@ -425,6 +427,22 @@ def check_service_user():
     return f"runs as {name} (uid {uid}, CapEff={capabilities})"
 
 
+# Where the profile's sensor protects its temperature (`sensor_pairing`): the sensor's own side
+# of the bond, kept on the disk as a real sensor keeps it in flash, so boot 2 finds it too.
+SENSOR_BONDS = "/var/lib/lab-peripheral/bonds"
+
+
+def sensor_command(*extra):
+    """lab-peripheral serving the sensor on hci1. On a profile with `sensor_pairing` the sensor
+    answers a read only over an encrypted link and accepts pairing (Just Works), keeping its
+    side's key in SENSOR_BONDS: the app pairs it during setup, and every later read needs the bond."""
+    command = ["lab-peripheral", "serve", "--controller", "hci1", "--value", SENSOR_VALUE, *extra]
+    if PROFILE.get("sensor_pairing"):
+        os.makedirs(os.path.dirname(SENSOR_BONDS), exist_ok=True)
+        command += ["--require-encryption", "--accept-pairing", "--bond-file", SENSOR_BONDS]
+    return command
+
+
 def prepare_accessories(state):
     """The home network's AP and the lamp's hotspot in namespace 'air', the uplink on
     wlan0 (Debian's wpa_supplicant@wlan0, or NetworkManager's saved connection), the LE
@@ -475,8 +493,7 @@ def prepare_accessories(state):
         # The gateway's bluetoothd takes the new controllers and powers them (AutoEnable).
         wait_until(lambda: active_state("bluetooth.service") == "active" and hci_info(0)[1], 90,
                    "bluetoothd to run and power hci0")
-    state["peripheral"] = spawn("lab-peripheral", ["lab-peripheral", "serve", "--controller", "hci1",
-                                                   "--value", SENSOR_VALUE])
+    state["peripheral"] = spawn("lab-peripheral", sensor_command())
     wait_until(lambda: "serving hci1" in log_text("lab-peripheral"), 60, "the sensor to advertise on hci1")
     say(f"accessories ready: sensor {addresses[1]} on hci1, lamp 'LabLamp-Setup' in namespace air")
 
@@ -573,7 +590,28 @@ def check_app_sensor(state):
             reason += f" (hci0 was up and scanning; {read_again_after_restart()})"
         raise CheckFailed(reason)
     beside = " while bluetoothd runs" if PROFILE["bluetoothd"] else ""
-    return f"accessory {accessory} approved; the app (User={user}) read \"{SENSOR_VALUE}\" over the channel{beside}"
+    paired = sensor_paired(cursor) if PROFILE.get("sensor_pairing") else ""
+    return f"accessory {accessory} approved; the app (User={user}) read \"{SENSOR_VALUE}\" over the channel{beside}{paired}"
+
+
+def sensor_paired(cursor):
+    """On a profile whose sensor needs pairing: the setup paired it under the shipped unit, the
+    app heard PickerSetupPairing before AccessoryAdded (Session1(5) ORDERING), and both sides
+    kept a key; the read itself proved the link encrypted (the sensor refuses it otherwise)."""
+    mode = accessoryd_said(PAIRING_MODE, None)
+    assert "management interface" in mode, f"accessoryd's pairing mode is not mgmt: {mode or 'nothing said'}"
+    started = accessoryd_said(SETUP_PAIRING_STARTED, cursor)
+    assert started, "the read succeeded, but accessoryd logged no SETUP_PAIRING_STARTED"
+    app = [str(e.get("MESSAGE", "")) for e in journal("_SYSTEMD_UNIT=sensor-logger-sensor.service", cursor=cursor)]
+    events = [line.split()[1] for line in app if line.startswith("event: ")]
+    order = [e for e in events if e in ("pickerSetupPairing", "accessoryAdded", "pickerDidDismiss")]
+    assert order == ["pickerSetupPairing", "accessoryAdded", "pickerDidDismiss"], \
+        f"the app heard {order}, not pickerSetupPairing, accessoryAdded, pickerDidDismiss"
+    sensor = log_text("lab-peripheral")
+    assert "pairing confirmed for" in sensor and "key kept in" in sensor, \
+        f"the sensor's side did not confirm and keep a key: {sensor.strip().splitlines()[-3:]}"
+    return (f"; paired during setup (accessoryd: {started}; the app heard {', '.join(order)}; the sensor kept its key "
+            f"in {SENSOR_BONDS})")
 
 
 def open_session_in(unit):
@@ -1408,10 +1446,16 @@ def check_wake_reboot(state):
     addresses = start_bluetooth()
     assert addresses[1] == record["sensor_address"], \
         f"the sensor's controller has address {addresses[1]} in this boot, not boot 1's {record['sensor_address']}"
-    state["peripheral"] = spawn("lab-peripheral", ["lab-peripheral", "serve", "--controller", "hci1",
-                                                   "--value", SENSOR_VALUE])
+    state["peripheral"] = spawn("lab-peripheral", sensor_command())
     wait_until(lambda: "serving hci1" in log_text("lab-peripheral"), 60, "the sensor to advertise on hci1")
     message, _, user = wait_woken(accessory, cursor)
+    if PROFILE.get("sensor_pairing"):
+        # The read needs an encrypted link: both sides' keys came back from their disks.
+        loaded = re.findall(r"loaded \d+ key\(s\)", log_text("lab-peripheral"))
+        mode = accessoryd_said(PAIRING_MODE, None)
+        return (f"{WAKE_SERVICE} had not run since boot; the sensor appeared; accessoryd: {message}; the service ran "
+                f"as User={user} and read \"{SENSOR_VALUE}\" over an encrypted link from boot 1's bond (accessoryd: "
+                f"{mode}; the sensor: {loaded[-1] if loaded else 'no key loaded'})")
     return (f"{WAKE_SERVICE} had not run since boot; the sensor appeared; accessoryd: {message}; the service ran "
             f"as User={user} and read \"{SENSOR_VALUE}\"")
 
@@ -1426,6 +1470,7 @@ def check_wake_removed(state):
     cursor = sensor_leaves_and_returns(accessory)
     absent_after = time.monotonic() - started
     wait_woken(accessory, cursor, started_before)
+    removed_at = journal_cursor()
     removed = sh(["accessoryctl", "remove", accessory], timeout=60)
     assert removed.returncode == 0, f"accessoryctl remove {accessory} exited {removed.returncode}: {removed.stderr.strip()}"
     before = wake_service_started()
@@ -1440,8 +1485,15 @@ def check_wake_removed(state):
     woken = [str(e.get("MESSAGE", "")) for e in journal(f"MESSAGE_ID={APP_WOKEN}", unit=SERVICE, cursor=cursor)]
     assert not woken, f"the grant is gone, yet accessoryd woke the app: {woken[-1]}"
     assert wake_service_started() == before, f"the grant is gone, yet {WAKE_SERVICE} was started again"
+    bond = ""
+    if PROFILE.get("sensor_pairing"):
+        # The bond follows the grant: removing the accessory forgot its keys, in the store and the kernel.
+        said = [str(e.get("MESSAGE", "")) for e in journal(unit=SERVICE, cursor=removed_at)
+                if str(e.get("MESSAGE", "")).startswith("Bond removed with accessory")]
+        assert said, "the accessory was removed, but accessoryd did not say it removed its bond"
+        bond = f"; {said[-1]}"
     return (f"with the grant, the sensor's absence and return woke the app; accessory {accessory} removed "
-            f"(accessoryctl remove): the same absence and return, then 90 s: no APP_WOKEN, {WAKE_SERVICE} not started")
+            f"(accessoryctl remove): the same absence and return, then 90 s: no APP_WOKEN, {WAKE_SERVICE} not started{bond}")
 
 # The documented bound (README, "Waking an app when its accessory appears"): one wake per
 # accessory per 60 s; an appearance inside the wait is held and woken when it ends.
@@ -1516,8 +1568,7 @@ def sensor_with_control(state):
         old.terminate()
         old.wait(timeout=30)
     served = log_text("lab-peripheral").count("serving hci1")
-    state["peripheral"] = spawn("lab-peripheral", ["lab-peripheral", "serve", "--controller", "hci1",
-                                                   "--value", SENSOR_VALUE, "--control", SENSOR_CONTROL])
+    state["peripheral"] = spawn("lab-peripheral", sensor_command("--control", SENSOR_CONTROL))
     wait_until(lambda: log_text("lab-peripheral").count("serving hci1") > served, 60,
                "the sensor to advertise on hci1 again, with its control socket")
 
@@ -1885,7 +1936,8 @@ def main():
     signal.signal(signal.SIGALRM, on_alarm)
     signal.alarm(BOOT_TIMEOUT)
     try:
-        PROFILE.update(name=expect["profile"], uplink=expect["uplink"], bluetoothd=expect["bluetoothd"])
+        PROFILE.update(name=expect["profile"], uplink=expect["uplink"], bluetoothd=expect["bluetoothd"],
+                       sensor_pairing=expect.get("sensor_pairing", False))
         if boot in {where for _, where in expect["checks"]}:
             run_boot(boot, expect)
         else:
