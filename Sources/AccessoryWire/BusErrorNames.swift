@@ -20,6 +20,15 @@ public enum BusErrorNames {
         AccessorySetupError.Code.allCases.first { $0.description == name }
     }
 
+    /// An `Admin1.AnswerPairing` refused: the pairing goes on, unanswered.
+    public static func name(of error: PairingAnswerError) -> String {
+        switch error {
+        case .noSuchQuestion: prefix + "noSuchPairingQuestion"
+        case .notTheApprover: prefix + "notTheApprover"
+        case .expectedConfirmation, .expectedPasskey, .invalidAnswer: prefix + "invalidPairingAnswer"
+        }
+    }
+
     public static let unknownObject = "org.freedesktop.DBus.Error.UnknownObject"
     public static let unknownMethod = "org.freedesktop.DBus.Error.UnknownMethod"
     public static let unknownInterface = "org.freedesktop.DBus.Error.UnknownInterface"
