@@ -18,7 +18,7 @@ import Glibc
 //       `ok ...` once the controller has (AirCommand.swift); with
 //       --require-encryption, the characteristic is read only over an
 //       encrypted link (else ATT Insufficient Authentication); with
-//       --accept-pairing, confirm Just Works pairings of this controller
+//       --accept-pairing, confirm Just Works pairings of this controller and print the passkey it shows
 //       over the management interface (no bluetoothd to do it). With --irk HEX
 //       (32 hex digits, most significant first) it advertises from a
 //       resolvable private address made from that IRK, a new one every
