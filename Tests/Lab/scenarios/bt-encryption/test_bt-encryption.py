@@ -2,8 +2,9 @@
 --require-encryption answers a read over an unencrypted link with ATT Insufficient Authentication,
 which is what an app gets from such an accessory without pairing. With bluetoothPairingLE in the
 app's descriptor, accessoryd (no bluetoothd here) pairs it during setup through the kernel's
-management interface (Just Works; lab-peripheral --accept-pairing confirms the accessory's side),
-and the app's read over the handed-over channel succeeds; after a restart accessoryd loads the bond
+management interface (Just Works: the administrator who approved consents with `accessoryctl
+answer-pairing --confirm`, lab-peripheral --accept-pairing confirms the accessory's side), and the
+app's read over the handed-over channel succeeds; after a restart accessoryd loads the bond
 and a new channel reads again. The controllers are powered through the management interface
 first: the kernel registers its Security Manager for a controller only when powered that way (a
 controller brought up with HCIDEVUP alone answers every request for security with "security
@@ -110,6 +111,11 @@ class EncryptionTests(LabTestCase):
 
                 self.lab.wait_until(listed, timeout=60, what="the lock as a candidate")
                 self.lab.accessoryctl("approve", found["request"], "1")
+                # An administrator approved, so the pairing's Just Works consent is put to them.
+                question = rf"^{found['request']}\s+(\d+)\s+just-works\s"
+                self.lab.wait_until(lambda: re.search(question, self.lab.accessoryctl("pairing-questions"), re.M),
+                                    timeout=60, what="the Just Works question for the administrator")
+                self.lab.accessoryctl("answer-pairing", found["request"], "--confirm")
                 output, _ = app.communicate(timeout=90)
             finally:
                 app.kill()
