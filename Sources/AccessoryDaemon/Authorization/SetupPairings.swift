@@ -49,6 +49,9 @@ final class SetupPairings {
         guard var run = runs[id.request] else { throw .noSuchQuestion(id) }
         let actions = try run.procedure.answer(answer, to: id, from: answerer, at: scheduler.now)
         runs[id.request] = run
+        // An administrator answered in the agent's place: its screen still shows the question.
+        let approver = run.procedure.subject.approver
+        if case .agent = approver, answerer != approver { withdrawn(id, approver) }
         logger.info("Pairing question \(id) answered by \(answerer)",
                     metadata: ["request": "\(id.request)", "answered_by": "\(answerer)"])
         step(id.request) { _, _ in actions }

@@ -21,7 +21,8 @@ public enum PickerAgent1 {
     public static let pairingQuestion = BusMethod("PairingQuestion", in: [
         request, BusArgument("prompt", .uint32), BusArgument("kind", .string), BusArgument("number", .string),
     ])
-    /// The question is over (answered, replaced, timed out, or its pairing ended): take it off the screen.
+    /// The question is over without this agent's answer (an administrator answered, it was
+    /// replaced, timed out, or its pairing ended): take it off the screen.
     public static let pairingQuestionWithdrawn = BusMethod("PairingQuestionWithdrawn", in: [request, BusArgument("prompt", .uint32)])
 
     /// The interface's methods, listed once, in introspection's order. The

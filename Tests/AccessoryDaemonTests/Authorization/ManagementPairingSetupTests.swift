@@ -236,6 +236,8 @@ import TestSupport
         try w.center.answerPairing(.confirm, to: asked, by: .administrator(uid: 0, name: "root"))
         #expect(w.sent == [[0x1C, 0, 0, 0, 7, 0] + Self.wire])
         #expect(w.center.pairingQuestions.isEmpty)
+        // The agent is told the question is over: someone else answered it.
+        #expect(w.notices.last == "withdrawn :1.7 \(asked)")
     }
 
     @Test func anUnansweredQuestionTimesOutAsTheApproversSilence() throws {
