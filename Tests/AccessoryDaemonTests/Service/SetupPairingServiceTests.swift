@@ -118,6 +118,8 @@ import TestSupport
         // Past 999999, sent raw: accessoryctl itself refuses it before the bus.
         let raw = try h.runClient([["admin", "AnswerPairing", "\(request)", "1", "1000000"]])
         #expect(raw.contains("invalidPairingAnswer"), "\(raw)")
+        let long = try h.runClient([["admin", "AnswerPairing", "\(request)", "1", String(repeating: "1", count: 4096)]])
+        #expect(long.contains("invalidPairingAnswer") && !long.contains("1111111"), "\(long)")
         let local = try h.accessoryctl(["answer-pairing", "\(request)", "--passkey", "1000000"])
         #expect(local.status == 1 && local.err.contains("six digits"), "\(local.err)")
         // A client that is not the approver: it registered as the agent after an administrator approved.
