@@ -127,7 +127,7 @@ import TestSupport
         let agent = try h.startClient([["serve", "/org/example/agent"], ["admin", "RegisterAgent", "/org/example/agent"],
                                        ["wait", flag], ["admin", "AnswerPairing", "\(request)", "1", "123456"]])
         h.pump { h.service.center.agent != nil }
-        FileManager.default.createFile(atPath: flag, contents: nil)
+        #expect(FileManager.default.createFile(atPath: flag, contents: nil))
         let agentSaid = h.finish(agent)
         #expect(agentSaid.contains("notTheApprover"), "\(agentSaid)")
         // Nothing went to the kernel, and the question is still open for the administrator.
