@@ -20,6 +20,24 @@ public enum BusErrorNames {
         AccessorySetupError.Code.allCases.first { $0.description == name }
     }
 
+    /// An `Admin1.AnswerPairing` refused: the pairing goes on, unanswered.
+    public static func name(of error: PairingAnswerError) -> String {
+        switch error {
+        case .noSuchQuestion: noSuchPairingQuestion
+        case .notTheApprover: notTheApprover
+        case .expectedConfirmation, .expectedPasskey, .invalidAnswer: invalidPairingAnswer
+        }
+    }
+
+    /// No open question by that request and prompt number (answered, timed out, never asked).
+    public static let noSuchPairingQuestion = prefix + "noSuchPairingQuestion"
+    /// The question is for the agent that approved (or an administrator).
+    public static let notTheApprover = prefix + "notTheApprover"
+    /// Not yes, no, or six digits; or a passkey for a yes-or-no question, or the reverse.
+    public static let invalidPairingAnswer = prefix + "invalidPairingAnswer"
+    /// The names beside the codes' under `prefix`: only `AnswerPairing` answers them.
+    public static let pairingAnswerErrors = [noSuchPairingQuestion, notTheApprover, invalidPairingAnswer]
+
     public static let unknownObject = "org.freedesktop.DBus.Error.UnknownObject"
     public static let unknownMethod = "org.freedesktop.DBus.Error.UnknownMethod"
     public static let unknownInterface = "org.freedesktop.DBus.Error.UnknownInterface"

@@ -7,7 +7,7 @@ import Glibc
 /// `accessoryctl`: the administrator's tool.
 public enum AccessoryControl {
     static var commands: [any ControlCommand.Type] { [
-        Requests.self, Approve.self, Deny.self, Pick.self,
+        Requests.self, Approve.self, Deny.self, Pick.self, PairingQuestions.self, AnswerPairing.self,
         Accessories.self, Remove.self, Rename.self,
         Allow.self, Disallow.self,
         CheckManifests.self, CheckDescriptors.self,
@@ -17,7 +17,8 @@ public enum AccessoryControl {
         "accessoryctl",
         abstract: "The administrator's tool for accessoryd.",
         discussion: """
-            Answers the apps' setup requests (list, approve, deny, or pick interactively), lists, removes \
+            Answers the apps' setup requests (list, approve, deny, or pick interactively) and the \
+            questions of the pairings that follow an approval, lists, removes \
             and renames the accessories granted to apps, and opens approval windows, through accessoryd's \
             D-Bus interface org.accessoryagent.Admin1 (as root or a member of group \
             \(BusNames.administratorGroup)). Checks app manifests and discovery descriptors before \

@@ -82,6 +82,20 @@ struct AdminClient {
         _ = try call(Admin1.disallow) { $0.append(app) }
     }
 
+    /// The pairing questions open now, oldest request first.
+    func listPairingQuestions() throws(AdminError) -> [WirePairingQuestion] {
+        let method = Admin1.listPairingQuestions
+        let reply = try call(method)
+        return try decode(method) { () throws(BusError) in
+            try PlainArguments(reply).records(of: WirePairingQuestion.self, "questions")
+        }
+    }
+
+    /// `answer`: `yes`, `no`, or six digits.
+    func answerPairing(request: UInt32, prompt: UInt32, answer: String) throws(AdminError) {
+        _ = try call(Admin1.answerPairing) { $0.append(request).append(prompt).append(answer) }
+    }
+
     /// Every request with its candidates, oldest (lowest number) first. A
     /// request that ends between the two calls is left out rather than
     /// failing the listing.

@@ -67,6 +67,31 @@ enum AdminFormat {
     /// dBm; 127 is HCI's "not available" (as `accessoryd --monitor` shows it).
     static func rssi(_ value: Int32) -> String { BusRSSI.decode(value).map(String.init) ?? "none" }
 
+    static func pairingQuestions(_ questions: [WirePairingQuestion]) -> String {
+        guard !questions.isEmpty else { return "no pairing questions\n" }
+        let table = TextTable(
+            header: ["REQUEST", "PROMPT", "KIND", "NUMBER", "ACCESSORY", "APPROVER", "SECONDS LEFT"],
+            rows: questions.map {
+                [String($0.request), String($0.prompt), DisplayText.cell($0.kind), $0.number.isEmpty ? "-" : DisplayText.cell($0.number),
+                 DisplayText.cell($0.accessoryName), DisplayText.cell($0.approver), $0.secondsLeft < 0 ? "-" : String($0.secondsLeft)]
+            })
+        return table.lines().joined(separator: "\n") + "\n"
+    }
+
+    /// A question as `pick` puts it to the person; nil for a kind this accessoryctl does not know.
+    static func pairingPrompt(_ question: WirePairingQuestion) -> String? {
+        let name = DisplayText.quoted(question.accessoryName)
+        switch question.kind {
+        case WirePairingQuestion.justWorks: return "pair \(name) without a number (Just Works)? [y/n] "
+        case WirePairingQuestion.numericComparison:
+            return "does \(name) show \(DisplayText.escaped(question.number))? [y/n] "
+        case WirePairingQuestion.passkeyEntry: return "passkey \(name) shows (6 digits, or n to reject): "
+        case WirePairingQuestion.passkeyDisplay:
+            return "type \(DisplayText.escaped(question.number)) on \(name)\n"
+        default: return nil
+        }
+    }
+
     /// What `approve` prints: the accessory's id and its object path.
     static func approved(_ path: String) -> String {
         "approved: accessory \(AccessoryPath.id(path)) (\(path))\n"

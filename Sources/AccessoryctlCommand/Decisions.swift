@@ -10,7 +10,9 @@ struct Approve: AdminCommand {
             Prints the new accessory's id and object path. A migration request is approved as a whole \
             with candidate 0, or not at all when another app holds one of its items (the error names \
             them); it prints each item as granted (with its new accessory) or skipped (already the \
-            app's).
+            app's). An accessory that asks for pairing is granted only once accessoryd paired it, and \
+            the pairing may ask the administrator something: see 'accessoryctl pairing-questions' and \
+            'accessoryctl answer-pairing' (or approve with 'accessoryctl pick', which asks).
             """,
         options: [
             OptionDeclaration("name", help: "The accessory's display name, when the app's item allows renaming."),

@@ -13,8 +13,11 @@ struct Pick: AdminCommand {
             Waits until a request has candidates (looking again every --interval), shows it, and reads \
             one answer per line: a candidate's number approves it; 'r' (or 'r NUMBER') asks for a name, \
             then approves; 'd' denies the request; an empty line shows the candidates again; 'q' quits \
-            and leaves the request pending. A migration request is approved with 0. Exits after one \
-            decision; with status 1 when the input ends first.
+            and leaves the request pending. A migration request is approved with 0. When the approved \
+            accessory asks for pairing, waits for the pairing and puts its questions: y or n to confirm \
+            a number both sides show, the six digits the accessory shows for passkey \
+            entry; a passkey to type on the accessory is shown. Exits after one decision (and its \
+            pairing); with status 1 when the input ends first.
             """,
         options: [
             OptionDeclaration("request", help: "Answer this request only (default: the oldest)."),
@@ -81,9 +84,11 @@ struct Pick: AdminCommand {
                 StandardOutput.write("denied: request \(number)\n")
                 return true
             case .approve(let candidate):
-                StandardOutput.write(entry.request.isMigration
-                    ? try MigrationApproval.approve(number, client)
-                    : AdminFormat.approved(try client.approve(request: number, candidate: candidate, name: "")))
+                if entry.request.isMigration {
+                    StandardOutput.write(try MigrationApproval.approve(number, client))
+                    return true
+                }
+                try approved(number, try client.approve(request: number, candidate: candidate, name: ""), client)
                 return true
             case .renameAndApprove(let chosen):
                 var candidate = chosen
@@ -97,14 +102,25 @@ struct Pick: AdminCommand {
                     StandardOutput.write("name: ")
                     name = Self.trimmed(try readAnswer())
                 }
-                StandardOutput.write(AdminFormat.approved(
-                    try client.approve(request: number, candidate: candidate ?? 0, name: name)))
+                try approved(number, try client.approve(request: number, candidate: candidate ?? 0, name: name), client)
                 return true
             case .invalid(let reason):
                 StandardOutput.write(reason + "\n")
             }
         }
     }
+
+    /// Says what was approved, then follows its pairing if it asks for one.
+    private func approved(_ number: UInt32, _ path: String, _ client: AdminClient) throws(AdminError) {
+        StandardOutput.write(AdminFormat.approved(path))
+        let follow = PairingFollow(request: number, accessoryPath: path, pause: Self.pairingInterval) { () throws(AdminError) in
+            try readAnswer()
+        }
+        StandardOutput.write(try follow.run(client))
+    }
+
+    /// How often a pairing under way is looked at: its questions wait 25 s for an answer.
+    static let pairingInterval = Duration.milliseconds(250)
 
     private static func trimmed(_ text: String) -> String {
         String(text.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())

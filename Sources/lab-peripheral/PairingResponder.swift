@@ -7,7 +7,9 @@ import AccessoryRadios
 /// bluetoothd. The kernel asks every management socket to confirm a
 /// pairing on the accessory's controller too, and with nobody answering it
 /// the pairing stalls; an accessory without buttons says yes, so this does,
-/// for its own controller only.
+/// for its own controller only. A passkey the kernel makes up for it to
+/// show (the controller's IO capability set to DisplayOnly) is printed, as
+/// the accessory's display would show it: the lab types it elsewhere.
 struct PairingResponder {
     let socket: ManagementSocket
     let controller: UInt16
@@ -24,8 +26,13 @@ struct PairingResponder {
     func readAvailable() {
         while let packet = try? socket.receive() {
             if bonds?.keep(packet) == true { StandardOutput.write("key kept in \(bonds!.path)\n") }
-            guard case .userConfirmationRequest(let index, let device, _, _)? = try? ManagementPairingEvent.decode(packet),
-                  index == controller else { continue }
+            let event = try? ManagementPairingEvent.decode(packet)
+            if case .passkeyNotify(let index, let device, let passkey, 0)? = event, index == controller,
+               let shown = PairingPasskey(passkey) {
+                StandardOutput.write("passkey \(shown.digits) for \(device)\n")
+                continue
+            }
+            guard case .userConfirmationRequest(let index, let device, _, _)? = event, index == controller else { continue }
             do {
                 try socket.send(ManagementCommand.reply(.confirm, passkeyRequest: false, to: device, controller: controller))
                 StandardOutput.write("pairing confirmed for \(device)\n")

@@ -25,7 +25,7 @@ struct PeripheralBondFile {
     func entries() -> [[UInt8]] {
         guard let bytes = try? FileSystem.readFileIfPresent(path, limit: 64 * 1024) else { return [] }
         return String(decoding: bytes, as: UTF8.self).split(separator: "\n").compactMap { line in
-            let octets = Self.octets(hex: line)
+            let octets = AccessoryCore.bytes(fromHex: line)
             return octets?.count == Self.entrySize ? octets : nil
         }
     }
@@ -49,26 +49,12 @@ struct PeripheralBondFile {
         // Address (6), its type (1), key type (1), initiator (1): one key per address and role.
         let sameKey = { (other: [UInt8]) in other[0..<9] == entry[0..<9] }
         let kept = entries().filter { !sameKey($0) } + [entry]
-        let text = kept.map { $0.map { hexByte($0) }.joined() }.joined(separator: "\n") + "\n"
+        let text = kept.map { hexString($0) }.joined(separator: "\n") + "\n"
         // Written whole and renamed: a reboot mid-write leaves the old file, not half a key.
         let temporary = path + ".new"
         guard let file = fopen(temporary, "w") else { return false }
         let written = fputs(text, file) >= 0 && fflush(file) == 0 && fsync(fileno(file)) == 0
         fclose(file)
         return written && rename(temporary, path) == 0
-    }
-
-    private static func octets(hex: Substring) -> [UInt8]? {
-        let digits = Array(hex.utf8)
-        guard digits.count % 2 == 0 else { return nil }
-        var octets: [UInt8] = []
-        octets.reserveCapacity(digits.count / 2)
-        var index = 0
-        while index < digits.count {
-            guard let octet = UInt8(String(decoding: digits[index..<index + 2], as: UTF8.self), radix: 16) else { return nil }
-            octets.append(octet)
-            index += 2
-        }
-        return octets
     }
 }

@@ -18,11 +18,11 @@ import Glibc
 //       `ok ...` once the controller has (AirCommand.swift); with
 //       --require-encryption, the characteristic is read only over an
 //       encrypted link (else ATT Insufficient Authentication); with
-//       --accept-pairing, confirm Just Works pairings of this controller
-//       over the management interface (no bluetoothd to do it), having
-//       powered the controller through it with Bondable on, and with
-//       --bond-file keep this side's keys in PATH across restarts
-//       (PeripheralBondFile.swift). With --irk HEX
+//       --accept-pairing, confirm Just Works pairings of this controller and
+//       print the passkey it shows, over the management interface (no
+//       bluetoothd to do it), having powered the controller through it with
+//       Bondable on, and with --bond-file keep this side's keys in PATH
+//       across restarts (PeripheralBondFile.swift). With --irk HEX
 //       (32 hex digits, most significant first) it advertises from a
 //       resolvable private address made from that IRK, a new one every
 //       --rotate-seconds N, its rotation's number in manufacturer data

@@ -5,7 +5,8 @@ import Testing
 /// handler per interface, kept byte for byte: the contract on the bus does
 /// not change when the code behind it is rearranged. A deliberate change of
 /// the API changes these texts in the same commit (as the product images and
-/// the seconds left did: Admin1's rows, PickerAgent1's RequestAdded and CandidateAdded).
+/// the seconds left did: Admin1's rows, PickerAgent1's RequestAdded and CandidateAdded; and the
+/// pairing prompts: Admin1's ListPairingQuestions and AnswerPairing, PickerAgent1's PairingQuestion*).
 @Suite struct IntrospectionSnapshotTests {
     @Test func root() { #expect(IntrospectionXML.root == Self.root) }
     @Test func session() { #expect(IntrospectionXML.session == Self.session) }
@@ -33,6 +34,8 @@ import Testing
             <method name="Disallow"><arg name="app" type="s" direction="in"/></method>
             <method name="RegisterAgent"><arg name="agent" type="o" direction="in"/></method>
             <method name="UnregisterAgent"><arg name="agent" type="o" direction="in"/></method>
+            <method name="ListPairingQuestions"><arg name="questions" type="a(uussssi)" direction="out"/></method>
+            <method name="AnswerPairing"><arg name="request" type="u" direction="in"/><arg name="prompt" type="u" direction="in"/><arg name="answer" type="s" direction="in"/></method>
           </interface>
           <interface name="org.freedesktop.DBus.ObjectManager">
             <method name="GetManagedObjects"><arg type="a{oa{sa{sv}}}" direction="out"/></method>
@@ -152,6 +155,8 @@ import Testing
             <method name="CandidateAdded"><arg name="request" type="u" direction="in"/><arg name="candidate" type="u" direction="in"/><arg name="item" type="s" direction="in"/><arg name="name" type="s" direction="in"/><arg name="identity" type="s" direction="in"/><arg name="rssi" type="i" direction="in"/><arg name="image" type="s" direction="in"/></method>
             <method name="RequestEnded"><arg name="request" type="u" direction="in"/><arg name="outcome" type="s" direction="in"/></method>
             <method name="Release"/>
+            <method name="PairingQuestion"><arg name="request" type="u" direction="in"/><arg name="prompt" type="u" direction="in"/><arg name="kind" type="s" direction="in"/><arg name="number" type="s" direction="in"/></method>
+            <method name="PairingQuestionWithdrawn"><arg name="request" type="u" direction="in"/><arg name="prompt" type="u" direction="in"/></method>
           </interface>
         </node>
 

@@ -95,6 +95,46 @@ import Testing
         #expect(admin.calls == ["Approve 3 1 "])
     }
 
+    @Test func pairingQuestionsListsWhatThePairingsAsk() throws {
+        admin.questions = [(3, 2, "numeric-comparison", "004711")]
+        let result = try admin.run(["pairing-questions"])
+        #expect(result == (0, """
+            REQUEST  PROMPT  KIND                NUMBER  ACCESSORY   APPROVER       SECONDS LEFT
+            3        2       numeric-comparison  004711  Lab Sensor  administrator  20
+
+            """, ""))
+        admin.questions = []
+        #expect(try admin.run(["pairing-questions"]) == (0, "no pairing questions\n", ""))
+    }
+
+    @Test func answerPairingAnswersTheOpenQuestionOrTheOneNamed() throws {
+        admin.questions = [(4, 1, "passkey-entry", "")]
+        #expect(try admin.run(["answer-pairing", "4", "--passkey", "000042"]) == (0, "answered: request 4 prompt 1\n", ""))
+        #expect(try admin.run(["answer-pairing", "3", "--prompt", "7", "--confirm"]) == (0, "answered: request 3 prompt 7\n", ""))
+        #expect(admin.calls == ["ListPairingQuestions", "AnswerPairing 4 1 000042", "AnswerPairing 3 7 yes"])
+        let none = try admin.run(["answer-pairing", "3", "--reject"])
+        #expect(none == (1, "", "accessoryctl: answer-pairing: no pairing question is open for request 3\n"))
+    }
+
+    @Test(arguments: [
+        (["answer-pairing", "4"], "give exactly one of --confirm, --reject, --passkey"),
+        (["answer-pairing", "4", "--confirm", "--reject"], "give exactly one of --confirm, --reject, --passkey"),
+        (["answer-pairing", "4", "--passkey", "1000000"], "--passkey needs six digits, 000000-999999"),
+        (["answer-pairing", "4", "--passkey", "12345"], "--passkey needs six digits, 000000-999999"),
+    ])
+    func answerPairingRefusesABadAnswerBeforeTheBus(arguments: [String], message: String) throws {
+        let result = try admin.run(arguments)
+        #expect(result.status == 1 && result.err.contains(message), "\(result.err)")
+        #expect(admin.calls.isEmpty)
+    }
+
+    @Test func theDaemonsRefusalOfAnAnswerIsNamed() throws {
+        admin.errors["AnswerPairing"] = BusError(name: "org.accessoryagent.Error.noSuchPairingQuestion",
+                                                 message: "no open pairing question 4/1 (answered, timed out, or never asked)")
+        let result = try admin.run(["answer-pairing", "4", "--prompt", "1", "--confirm"])
+        #expect(result == (1, "", "accessoryctl: answer-pairing: noSuchPairingQuestion: no open pairing question 4/1 (answered, timed out, or never asked)\n"))
+    }
+
     @Test func denyTellsTheDaemon() throws {
         #expect(try admin.run(["deny", "4"]) == (0, "denied: request 4\n", ""))
         #expect(admin.calls == ["Deny 4"])

@@ -32,7 +32,8 @@ import Testing
         #expect(result.err == "")
         #expect(result.out == "waiting for a request with candidates...\n" + Self.table + Self.prompt
                 + "approved: accessory 00000000000000a1 (/org/accessoryagent/accessory/00000000000000a1)\n")
-        #expect(admin.calls == ["ListRequests", "ListRequests", "ListRequests", "ListCandidates 3", "Approve 3 2 "])
+        // The request ended with the approval: nothing to pair, nothing more to follow.
+        #expect(admin.calls == ["ListRequests", "ListRequests", "ListRequests", "ListCandidates 3", "Approve 3 2 ", "ListRequests"])
     }
 
     @Test func asksAgainAfterAnythingThatIsNotAnAnswer() throws {
@@ -49,13 +50,39 @@ import Testing
         #expect(result.out.hasSuffix(Self.prompt + "rename and approve which candidate? choose 1, 2\n"
                 + "rename and approve which candidate? name: name: "
                 + "approved: accessory 00000000000000a1 (/org/accessoryagent/accessory/00000000000000a1)\n"))
-        #expect(admin.calls.last == "Approve 3 1 Porch sensor")
+        #expect(admin.calls.suffix(2) == ["Approve 3 1 Porch sensor", "ListRequests"])
     }
 
     @Test func anEmptyLineListsTheCandidatesAgain() throws {
         let result = try admin.run(["pick"], input: "\nr 2\nGate\n")
         #expect(result.out.hasPrefix(Self.table + Self.prompt + Self.table + Self.prompt + "name: "))
-        #expect(admin.calls == ["ListRequests", "ListCandidates 3", "ListRequests", "ListCandidates 3", "Approve 3 2 Gate"])
+        #expect(admin.calls == ["ListRequests", "ListCandidates 3", "ListRequests", "ListCandidates 3", "Approve 3 2 Gate", "ListRequests"])
+    }
+
+    /// The approved accessory asks for pairing: pick waits for its question, reads the passkey, and says how it ended.
+    @Test func aPairingAfterTheApprovalIsFollowedAndItsPasskeyRead() throws {
+        admin.pairing = [3]
+        admin.questions = [(3, 1, "passkey-entry", "")]
+        let result = try admin.run(["pick"], input: "1\n12345\n012345\n")
+        #expect(result.status == 0, "\(result.err)")
+        let ask = "passkey \"Lab Sensor\" shows (6 digits, or n to reject): "
+        #expect(result.out == Self.table + Self.prompt
+                + "approved: accessory 00000000000000a1 (/org/accessoryagent/accessory/00000000000000a1)\n"
+                + "pairing 00000000000000a1; the accessory may ask something\n"
+                + ask + "six digits, or n\n" + ask + "paired: accessory 00000000000000a1\n")
+        #expect(admin.calls.contains("AnswerPairing 3 1 012345"))
+        #expect(!admin.calls.contains { $0.hasPrefix("AnswerPairing 3 1 12345 ") })
+    }
+
+    @Test func aNumberToCompareIsConfirmedOrRejected() throws {
+        admin.pairing = [3]
+        admin.questions = [(3, 1, "numeric-comparison", "004711")]
+        let result = try admin.run(["pick"], input: "1\nmaybe\nn\n")
+        #expect(result.status == 0, "\(result.err)")
+        let ask = "does \"Lab Sensor\" show 004711? [y/n] "
+        #expect(result.out.hasSuffix(ask + "y or n\n" + ask
+                + "pairing failed: nothing was granted (the app was told why; 'journalctl -u accessoryd' says it too)\n"), "\(result.out)")
+        #expect(admin.calls.contains("AnswerPairing 3 1 no"))
     }
 
     @Test func quitLeavesTheRequestPending() throws {
@@ -99,7 +126,7 @@ import Testing
         let chosen = try admin.run(["pick", "--request", "6"], input: "1\n")
         #expect(chosen.status == 0)
         #expect(chosen.out.hasPrefix("request 6: lockd asks for \"Back door\"\n"))
-        #expect(admin.calls.last == "Approve 6 1 ")
+        #expect(admin.calls.suffix(2) == ["Approve 6 1 ", "ListRequests"])
     }
 
     @Test func aChosenRequestThatIsNotPendingIsAnError() throws {

@@ -30,6 +30,11 @@ final class FakeAdmin {
     var errors: [String: BusError] = [:]
     /// Members that answer with arguments of the wrong type.
     var malformed: Set<String> = []
+    /// Requests whose approval starts a pairing: they stay listed after
+    /// Approve, as accessoryd keeps them while it pairs, until AnswerPairing.
+    var pairing: Set<UInt32> = []
+    /// What ListPairingQuestions answers: (request, prompt, kind, number).
+    var questions: [(request: UInt32, prompt: UInt32, kind: String, number: String)] = []
     /// Every call, as `Member arg arg…`, oldest first.
     private(set) var calls: [String] = []
 
@@ -79,7 +84,8 @@ final class FakeAdmin {
     private func answer(_ member: String, _ call: BusMessage, _ reply: BusReply) throws(BusError) -> BusConnection.MethodOutcome {
         var arguments: [String] = []
         switch member {
-        case "ListRequests", "ListAccessories": break
+        case "ListRequests", "ListAccessories", "ListPairingQuestions": break
+        case "AnswerPairing": arguments = [String(try call.readUInt32()), String(try call.readUInt32()), try call.readString()]
         case "ListCandidates", "Deny": arguments = [String(try call.readUInt32())]
         case "Approve": arguments = [String(try call.readUInt32()), String(try call.readUInt32()), try call.readString()]
         case "RemoveAccessory", "Disallow": arguments = [try call.readString()]
@@ -117,7 +123,28 @@ final class FakeAdmin {
                 }
             }
         case "Approve":
+            // Approved without pairing, the request ends at once, as in accessoryd.
+            let number = UInt32(arguments[0]) ?? 0
+            if !pairing.contains(number), arguments[1] != "0" { requests.removeAll { $0.number == number } }
             reply.append(objectPath: "/org/accessoryagent/accessory/00000000000000a1")
+        case "ListPairingQuestions":
+            reply.container("a", "(uussssi)") { array in
+                for question in self.questions {
+                    array.container("r", "uussssi") {
+                        $0.append(question.request).append(question.prompt).append(question.kind).append(question.number)
+                            .append("Lab Sensor").append("administrator").append(Int32(20))
+                    }
+                }
+            }
+        case "AnswerPairing":
+            // The pairing completes with any answer but no: the request ends, the accessory is granted.
+            let number = UInt32(arguments[0]) ?? 0
+            questions.removeAll { $0.request == number }
+            requests.removeAll { $0.number == number }
+            if arguments[2] != "no" {
+                accessories.append(Accessory(id: "00000000000000a1", app: "acme-logger", name: "Lab Sensor", state: "authorized",
+                                             identity: "00:AA:01:01:00:01/public"))
+            }
         case "ListAccessories":
             reply.container("a", "(sssssbi)") { array in
                 for accessory in accessories {

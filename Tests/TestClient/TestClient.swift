@@ -285,10 +285,13 @@ final class TestClient {
     /// `serve PATH [approving]`: a picker agent at PATH; its calls are heard as
     /// signals are (`MEMBER ARG...`, printed by `until` and `listen`) and answered
     /// at once. `approving`: it approves each candidate it is told of, and the
-    /// answer is heard as `approve ACCESSORY` (or the error).
+    /// answer is heard as `approve ACCESSORY` (or the error). `answering WORD`:
+    /// it answers each pairing question with WORD (`Admin1.AnswerPairing`),
+    /// heard as `answered` or `answer error NAME`.
     private func serve(_ words: [String]) throws {
-        guard let path = words.first else { throw Failure("serve PATH [approving]") }
+        guard let path = words.first else { throw Failure("serve PATH [approving] [answering WORD]") }
         let approving = words.dropFirst().first == "approving"
+        let answering = words.firstIndex(of: "answering").flatMap { words.indices.contains($0 + 1) ? words[$0 + 1] : nil }
         try connection.serve(path: path) { [unowned self] call, connection in
             guard call.interface == BusNames.pickerAgent else { return nil }
             let texts = (try? BusText.arguments(of: call)) ?? ["unreadable"]
@@ -301,6 +304,16 @@ final class TestClient {
                     self.signals.append(("approve", "approve " + (try granted.readObjectPath())))
                 } catch {
                     self.signals.append(("approve", "approve error " + error.name))
+                }
+            }
+            if let answering, call.member == PickerAgent1.pairingQuestion.name, texts.count >= 2,
+               let request = UInt32(texts[0]), let prompt = UInt32(texts[1]) {
+                do throws(BusError) {
+                    _ = try connection.call(destination: BusNames.service, path: BusNames.root, interface: BusNames.admin,
+                                            member: Admin1.answerPairing.name) { _ = $0.append(request).append(prompt).append(answering) }
+                    self.signals.append(("answered", "answered"))
+                } catch {
+                    self.signals.append(("answered", "answer error " + error.name))
                 }
             }
             return connection.reply(to: call).map { .reply($0) }

@@ -32,9 +32,10 @@ import Glibc
 //   wait FILE          waits for FILE to exist (the test's go-ahead)
 //   mark FILE          makes FILE (tells the test the client got this far)
 //   setgroups GID...   sets the supplementary groups (needs CAP_SETGID)
-//   serve PATH [approving]
+//   serve PATH [approving] [answering WORD]
 //                      a picker agent at PATH: its calls are heard as signals are (`MEMBER ARG...`);
-//                      `approving` approves each candidate it is told of (heard as `approve PATH`)
+//                      `approving` approves each candidate it is told of (heard as `approve PATH`);
+//                      `answering WORD` answers each pairing question with WORD (heard as `answered`)
 //   name               prints the connection's unique name
 //
 // Values print as text: `ay` in hex, arrays in brackets, structs in

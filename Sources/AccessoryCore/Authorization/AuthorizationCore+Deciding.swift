@@ -4,10 +4,11 @@ extension AuthorizationCore {
     /// Approves candidate `candidate` of request `number` (0 for every item of
     /// a migration). `name` renames it when the item allows renaming.
     /// Returns the accessories granted; for one that needs pairing, the id
-    /// it will have, granted only if the pairing completes (`completePairing`).
+    /// it will have, granted only if the pairing completes (`completePairing`);
+    /// `approver` answers that pairing's prompts.
     public mutating func approve(
-        _ number: UInt32, candidate: UInt32, name: String?, decidedBy decider: String, registry: AccessoryRegistry,
-        at now: MonotonicInstant
+        _ number: UInt32, candidate: UInt32, name: String?, decidedBy decider: String, approver: PairingApprover,
+        registry: AccessoryRegistry, at now: MonotonicInstant
     ) throws(AccessorySetupError) -> (accessories: [AccessoryID], decision: AuthorizationDecision) {
         guard let request = requests[number] else {
             throw AccessorySetupError(.invalidRequest, reason: .message("no pending request \(number)"))
@@ -29,7 +30,7 @@ extension AuthorizationCore {
         }
         if item.descriptor.supportedOptions.contains(.bluetoothPairingLE), case .bluetooth(let device) = chosen.identity {
             let decision = startPairing(request, candidate: candidate, device: device, name: renamed ?? chosen.name,
-                                        renamed: renamed != nil, decidedBy: decider)
+                                        renamed: renamed != nil, decidedBy: decider, approver: approver)
             return (pairings[number].map { [$0.accessory] } ?? [], decision)
         }
         return try grantApproved(request, candidate: chosen, id: ids.next(avoiding: grants), name: renamed ?? chosen.name,
@@ -162,7 +163,7 @@ extension AuthorizationCore {
         }
         guard let candidate = request.visibleCandidates.first?.number else { return AuthorizationDecision() }
         do {
-            return try approve(number, candidate: candidate, name: nil, decidedBy: Self.policyDecider,
+            return try approve(number, candidate: candidate, name: nil, decidedBy: Self.policyDecider, approver: .policy,
                                registry: registry, at: now).decision
         } catch {
             var decision = AuthorizationDecision()

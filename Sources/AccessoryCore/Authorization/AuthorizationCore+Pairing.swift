@@ -6,10 +6,10 @@ extension AuthorizationCore {
     /// comes from the pairing itself, once it connected.
     mutating func startPairing(
         _ request: SetupRequest, candidate: UInt32, device: BluetoothDeviceIdentifier, name: String, renamed: Bool,
-        decidedBy decider: String
+        decidedBy decider: String, approver: PairingApprover
     ) -> AuthorizationDecision {
         let pending = PendingPairing(request: request.number, session: request.session, app: request.app, candidate: candidate,
-                                     name: name, renamed: renamed, decidedBy: decider,
+                                     name: name, renamed: renamed, decidedBy: decider, approver: approver,
                                      accessory: ids.next(avoiding: grants), device: device)
         pairings[request.number] = pending
         var decision = AuthorizationDecision()

@@ -29,5 +29,9 @@ public enum AuthorizationNotice: Sendable {
         case requestAdded(SetupRequest)
         case candidateAdded(SetupRequest, SetupCandidate)
         case requestEnded(UInt32, outcome: String)
+        /// A pairing the agent `agent` approved asks it something; for that agent only.
+        case pairingQuestion(PairingQuestion, agent: String)
+        /// That question is over (answered, replaced, timed out, the pairing ended).
+        case pairingQuestionWithdrawn(PairingQuestion.ID, agent: String)
     }
 }

@@ -12,12 +12,14 @@ public struct PendingPairing: Hashable, Sendable {
     public var renamed: Bool
     /// As the journal records it (`DECIDED_BY=`).
     public var decidedBy: String
+    /// Who approved, and so who answers the pairing's prompts.
+    public var approver: PairingApprover
     /// The grant's id once granted; PickerSetupPairing names it already.
     public var accessory: AccessoryID
     public var device: BluetoothDeviceIdentifier
 
     public init(request: UInt32, session: UInt64, app: AppID, candidate: UInt32, name: String, renamed: Bool,
-                decidedBy: String, accessory: AccessoryID, device: BluetoothDeviceIdentifier) {
+                decidedBy: String, approver: PairingApprover, accessory: AccessoryID, device: BluetoothDeviceIdentifier) {
         self.request = request
         self.session = session
         self.app = app
@@ -25,6 +27,7 @@ public struct PendingPairing: Hashable, Sendable {
         self.name = name
         self.renamed = renamed
         self.decidedBy = decidedBy
+        self.approver = approver
         self.accessory = accessory
         self.device = device
     }

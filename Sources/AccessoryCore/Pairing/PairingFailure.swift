@@ -21,7 +21,7 @@ public enum PairingFailure: Hashable, Sendable, CustomStringConvertible {
             switch self {
             case .pairingRefused: "accessoryd.conf says Pairing=refuse"
             case .justWorksOnly(let method): "accessoryd.conf says Pairing=just-works-only and the accessory asked for \(method.rawValue)"
-            case .nobodyToAsk(let method): "nobody can be asked to answer \(method.rawValue) (an approval window approved it, or this accessoryd cannot put pairing prompts to the approver yet)"
+            case .nobodyToAsk(let method): "nobody can be asked to answer \(method.rawValue) (an approval window approved it)"
             }
         }
     }

@@ -155,12 +155,14 @@ public struct PairingProcedure: Sendable {
         if !configuration.policy.allows(prompt) {
             return actions + end(.failed(.refusedByPolicy(.justWorksOnly(prompt.method))))
         }
-        if subject.approver == .policy {
-            // An approval window consented to Just Works; for anything else nobody is there.
-            guard prompt == .justWorks else { return actions + end(.failed(.refusedByPolicy(.nobodyToAsk(prompt.method)))) }
+        if prompt == .justWorks {
+            // Just Works shows nothing to compare or type: approving the accessory (a person, an
+            // administrator, an approval window) was the consent, and asking again adds nothing.
             replyOwed = false
             return actions + [.reply(.confirm)]
         }
+        // An approval window has nobody to compare or enter a number.
+        if subject.approver == .policy { return actions + end(.failed(.refusedByPolicy(.nobodyToAsk(prompt.method)))) }
         prompts += 1
         let asked = PairingQuestion(
             id: PairingQuestion.ID(request: subject.request, prompt: prompts), prompt: prompt,

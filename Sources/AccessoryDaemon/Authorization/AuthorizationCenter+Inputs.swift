@@ -70,7 +70,8 @@ extension AuthorizationCenter {
     @discardableResult
     public func approve(_ number: UInt32, candidate: UInt32, name: String?, by decider: Decider) throws(AccessorySetupError) -> [AccessoryID] {
         try transact { core, now, registry throws(AccessorySetupError) in
-            try core.approve(number, candidate: candidate, name: name, decidedBy: decider.description, registry: registry, at: now)
+            try core.approve(number, candidate: candidate, name: name, decidedBy: decider.description,
+                             approver: decider.pairingApprover, registry: registry, at: now)
         }
     }
 

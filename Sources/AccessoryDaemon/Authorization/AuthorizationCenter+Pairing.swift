@@ -17,6 +17,17 @@ extension AuthorizationCenter {
         set { pairings?.backEnd = newValue }
     }
 
+    /// The pairing questions open now, oldest request first.
+    public var pairingQuestions: [(pending: PendingPairing, question: PairingQuestion, approver: PairingApprover)] {
+        pairings?.questions ?? []
+    }
+
+    /// `decider` answers question `id`: the approver's agent, or an administrator.
+    public func answerPairing(_ answer: PairingAnswer, to id: PairingQuestion.ID, by decider: Decider) throws(PairingAnswerError) {
+        guard let pairings else { throw .noSuchQuestion(id) }
+        try pairings.answer(answer, to: id, from: decider.pairingApprover)
+    }
+
     func carryOut(_ order: SetupPairingOrder) {
         switch order {
         case .start(let pending):

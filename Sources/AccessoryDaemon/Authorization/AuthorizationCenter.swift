@@ -39,6 +39,13 @@ public final class AuthorizationCenter {
             self?.notify(.session(pending.session, .pickerSetupPairing(pending.accessory)))
         }
         pairings?.ended = { [weak self] pending, failure in self?.pairingEnded(pending, failure) }
+        // An administrator's questions wait in ListPairingQuestions; an agent's are also put to it.
+        pairings?.asked = { [weak self] question, approver in
+            if case .agent(let name) = approver { self?.notify(.agent(.pairingQuestion(question, agent: name))) }
+        }
+        pairings?.withdrawn = { [weak self] id, approver in
+            if case .agent(let name) = approver { self?.notify(.agent(.pairingQuestionWithdrawn(id, agent: name))) }
+        }
         pipeline.onPresence { [weak self] event in self?.apply { core, _, registry in core.appeared(event, registry: registry) } }
         pipeline.onHeard(when: { [weak self] key in self?.core.concerns(key) ?? false }) { [weak self] tracked in
             self?.apply { core, _, _ in core.heard(tracked) }

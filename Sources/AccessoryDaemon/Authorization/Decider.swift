@@ -14,6 +14,17 @@ public enum Decider: Hashable, Sendable, CustomStringConvertible {
     /// The app itself (removing or renaming its own accessory, withdrawing its own request).
     case app(AppID)
 
+    /// Who answers the prompts of a pairing this decider approved: the
+    /// agent by its name, an administrator, or nobody (an approval window;
+    /// an app never approves).
+    public var pairingApprover: PairingApprover {
+        switch self {
+        case .administrator: .administrator
+        case .agent(let name): .agent(name)
+        case .policy, .app: .policy
+        }
+    }
+
     public var description: String {
         switch self {
         case .administrator(let uid, let name):

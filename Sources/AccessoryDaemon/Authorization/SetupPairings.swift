@@ -16,6 +16,9 @@ final class SetupPairings {
     var announce: (PendingPairing) -> Void = { _ in }
     /// The pairing ended: nil when completed (the bond is held for `keepBond`), else why it failed.
     var ended: (PendingPairing, PairingFailure?) -> Void = { _, _ in }
+    /// A question for the approver, and its end; for an agent, its PickerAgent1 calls.
+    var asked: (PairingQuestion, PairingApprover) -> Void = { _, _ in }
+    var withdrawn: (PairingQuestion.ID, PairingApprover) -> Void = { _, _ in }
 
     private struct Run {
         var pending: PendingPairing
@@ -34,10 +37,30 @@ final class SetupPairings {
 
     var active: [PendingPairing] { runs.values.map(\.pending).sorted { $0.request < $1.request } }
 
+    /// The questions open now, oldest request first, with the pairing each belongs to.
+    var questions: [(pending: PendingPairing, question: PairingQuestion, approver: PairingApprover)] {
+        runs.values.sorted { $0.pending.request < $1.pending.request }.compactMap { run in
+            run.procedure.question.map { (run.pending, $0, run.procedure.subject.approver) }
+        }
+    }
+
+    /// `answerer` answers question `id`; a refused answer changes nothing and says why.
+    func answer(_ answer: PairingAnswer, to id: PairingQuestion.ID, from answerer: PairingApprover) throws(PairingAnswerError) {
+        guard var run = runs[id.request] else { throw .noSuchQuestion(id) }
+        let actions = try run.procedure.answer(answer, to: id, from: answerer, at: scheduler.now)
+        runs[id.request] = run
+        // An administrator answered in the agent's place: its screen still shows the question.
+        let approver = run.procedure.subject.approver
+        if case .agent = approver, answerer != approver { withdrawn(id, approver) }
+        logger.info("Pairing question \(id) answered by \(answerer)",
+                    metadata: ["request": "\(id.request)", "answered_by": "\(answerer)"])
+        step(id.request) { _, _ in actions }
+    }
+
     func start(_ pending: PendingPairing) {
         let backEnd = backEnd
-        // Without a route to the approver the daemon answers Just Works itself and can answer nothing else.
-        let approver: PairingApprover = backEnd?.asksApprover == true ? .administrator : .policy
+        // A back end that cannot put prompts to the approver answers Just Works itself and nothing else.
+        let approver: PairingApprover = backEnd?.asksApprover == true ? pending.approver : .policy
         let subject = PairingProcedure.Subject(request: pending.request, session: pending.session, accessory: pending.accessory,
                                                device: pending.device, approver: approver)
         // The administrator's refusal comes first (the procedure's start says it); then the back end's.
@@ -80,19 +103,21 @@ final class SetupPairings {
             scheduler.at(deadline) { [weak self] in self?.step(request) { $0.deadlineReached(at: $1) } }
         }
         if run.procedure.phase.isOver { runs[request] = nil } else { runs[request] = run }
-        for action in actions { carryOut(action, of: run.pending) }
+        for action in actions { carryOut(action, of: run.pending, approver: run.procedure.subject.approver) }
     }
 
-    private func carryOut(_ action: PairingProcedure.Action, of pending: PendingPairing) {
+    private func carryOut(_ action: PairingProcedure.Action, of pending: PendingPairing, approver: PairingApprover) {
         switch action {
         case .connect(let device): backEnd?.connect(device)
         case .announcePairing: announce(pending)
         case .pair(let device, let capability): backEnd?.pair(device, capability: capability)
         case .ask(let question, _):
-            // Not reached while the back end cannot ask (the approver is `.policy`); nothing to show it on yet.
-            logger.warning("Pairing prompt \(question.id) (\(question.prompt.name)) has no approver to go to",
-                           metadata: ["request": "\(pending.request)"])
-        case .withdraw: break
+            // The prompt's kind only: a number is for the approver, not the journal.
+            logger.notice("Pairing \(pending.name) asks the \(approver) for a \(question.prompt.name) (question \(question.id))",
+                          metadata: ["request": "\(pending.request)", "question": "\(question.id)", "approver": "\(approver)"])
+            asked(question, approver)
+        case .withdraw(let id):
+            withdrawn(id, approver)
         case .reply(let reply): backEnd?.reply(reply, to: pending.device)
         case .abandon(let device): backEnd?.abandon(device)
         case .completed: ended(pending, nil)

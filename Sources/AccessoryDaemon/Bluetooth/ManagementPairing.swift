@@ -17,8 +17,10 @@ import Logging
 /// loop; its reports go out on the loop's next turn, never inside a call.
 public final class ManagementPairing: PairingBackEnd {
     public var report: (BluetoothDeviceIdentifier, PairingBackEndEvent) -> Void = { _, _ in }
-    /// The daemon has no route to PickerAgent1 or accessoryctl for pairing prompts yet.
-    public var asksApprover: Bool { false }
+    /// User Confirmation Request, User Passkey Request and Passkey Notify
+    /// become prompts for the approver (PickerAgent1, Admin1), so Pair Device
+    /// may offer KeyboardDisplay.
+    public var asksApprover: Bool { true }
 
     /// Whether bluetoothd owns org.bluez; nil until the bus says.
     public var bluetoothdPresent: Bool? {

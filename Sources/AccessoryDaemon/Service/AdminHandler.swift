@@ -125,6 +125,26 @@ final class AdminHandler {
             try? connection.whenSenderLeaves(call) { [weak center = self.center] in
                 _ = center?.unregisterAgent(name: caller.sender, reason: "left the bus")
             }
+        case .listPairingQuestions:
+            let now = scheduler.now
+            let rows = center.pairingQuestions.map { open in
+                let (kind, number) = WirePairingQuestion.kindAndNumber(of: open.question.prompt)
+                let left = open.question.deadline.map { Int32(clamping: Int64(max(.zero, $0.duration(since: now)) / .seconds(1))) }
+                return WirePairingQuestion(request: open.question.id.request, prompt: open.question.id.prompt, kind: kind, number: number,
+                                           accessoryName: open.pending.name, approver: "\(open.approver)",
+                                           secondsLeft: left ?? WirePairingQuestion.noDeadline)
+            }
+            return replies.reply(call) { $0.append(records: rows) }
+        case .answerPairing:
+            let id = PairingQuestion.ID(request: try u(), prompt: try u())
+            let text = try s()
+            do throws(PairingAnswerError) {
+                // Longer than any answer: refused before it is read, and never echoed (it may be a passkey).
+                guard text.utf8.count <= 16, let answer = PairingAnswer(text: text) else { throw .invalidAnswer }
+                try center.answerPairing(answer, to: id, by: decider)
+            } catch {
+                return .error(BusError(name: BusErrorNames.name(of: error), message: error.description))
+            }
         case .unregisterAgent:
             _ = try BusArguments.read { () throws(BusError) in try call.readObjectPath() }
             guard center.unregisterAgent(name: caller.sender, reason: "unregistered") else {

@@ -25,11 +25,19 @@ struct PickerAgentCalls {
             }
         case .requestEnded(let number, let outcome):
             send(.requestEnded) { $0.append(number).append(outcome) }
+        case .pairingQuestion(let question, let approver):
+            let (kind, number) = WirePairingQuestion.kindAndNumber(of: question.prompt)
+            send(.pairingQuestion, onlyTo: approver) {
+                $0.append(question.id.request).append(question.id.prompt).append(kind).append(number)
+            }
+        case .pairingQuestionWithdrawn(let id, let approver):
+            send(.pairingQuestionWithdrawn, onlyTo: approver) { $0.append(id.request).append(id.prompt) }
         }
     }
 
-    private func send(_ method: PickerAgent1.Method, _ build: (BusReply) -> Void) {
-        guard let agent = center.agent else { return }
+    /// `onlyTo`: a pairing's questions go to the agent that approved it, not to one registered since.
+    private func send(_ method: PickerAgent1.Method, onlyTo approver: String? = nil, _ build: (BusReply) -> Void) {
+        guard let agent = center.agent, approver == nil || approver == agent.name else { return }
         do {
             try connection.send(destination: agent.name, path: agent.path, interface: BusNames.pickerAgent,
                                 member: method.declaration.name, build)

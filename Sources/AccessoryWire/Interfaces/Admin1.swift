@@ -18,12 +18,20 @@ public enum Admin1 {
     public static let disallow = BusMethod("Disallow", in: [BusArgument("app", .string)])
     public static let registerAgent = BusMethod("RegisterAgent", in: [BusArgument("agent", .objectPath)])
     public static let unregisterAgent = BusMethod("UnregisterAgent", in: [BusArgument("agent", .objectPath)])
+    /// The pairing questions open now, for whoever approved (`WirePairingQuestion`).
+    public static let listPairingQuestions = BusMethod(
+        "ListPairingQuestions", out: [BusArgument("questions", .array(WirePairingQuestion.type))])
+    /// `answer`: `yes`/`confirm`, `no`/`reject`, or the six digits of passkey
+    /// entry. Only the approver (its agent), or an administrator, may answer;
+    /// a refusal is one of `BusErrorNames`' pairing answer errors.
+    public static let answerPairing = BusMethod(
+        "AnswerPairing", in: [request, BusArgument("prompt", .uint32), BusArgument("answer", .string)])
 
     /// The interface's methods, listed once, in introspection's order; the
     /// daemon's handler switches over them with no default (see `Manager1.Method`).
     public enum Method: CaseIterable, Sendable {
         case listRequests, listCandidates, approve, deny, listAccessories, removeAccessory, renameAccessory, allow
-        case disallow, registerAgent, unregisterAgent
+        case disallow, registerAgent, unregisterAgent, listPairingQuestions, answerPairing
 
         public var declaration: BusMethod {
             switch self {
@@ -38,6 +46,8 @@ public enum Admin1 {
             case .disallow: Admin1.disallow
             case .registerAgent: Admin1.registerAgent
             case .unregisterAgent: Admin1.unregisterAgent
+            case .listPairingQuestions: Admin1.listPairingQuestions
+            case .answerPairing: Admin1.answerPairing
             }
         }
 

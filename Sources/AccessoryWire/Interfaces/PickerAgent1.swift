@@ -15,11 +15,20 @@ public enum PickerAgent1 {
     /// `outcome`: `approved`, `denied`, `timed out`, `cancelled`.
     public static let requestEnded = BusMethod("RequestEnded", in: [request, BusArgument("outcome", .string)])
     public static let release = BusMethod("Release")
+    /// A pairing this agent approved asks it something (`WirePairingQuestion`'s
+    /// kinds); the answer goes back with `Admin1.AnswerPairing(request, prompt, …)`.
+    /// `number`: the six digits to compare or to type on the accessory, "" for none.
+    public static let pairingQuestion = BusMethod("PairingQuestion", in: [
+        request, BusArgument("prompt", .uint32), BusArgument("kind", .string), BusArgument("number", .string),
+    ])
+    /// The question is over without this agent's answer (an administrator answered, it was
+    /// replaced, timed out, or its pairing ended): take it off the screen.
+    public static let pairingQuestionWithdrawn = BusMethod("PairingQuestionWithdrawn", in: [request, BusArgument("prompt", .uint32)])
 
     /// The interface's methods, listed once, in introspection's order. The
     /// daemon is the caller here: its calls name a case, never a string.
     public enum Method: CaseIterable, Sendable {
-        case requestAdded, candidateAdded, requestEnded, release
+        case requestAdded, candidateAdded, requestEnded, release, pairingQuestion, pairingQuestionWithdrawn
 
         public var declaration: BusMethod {
             switch self {
@@ -27,6 +36,8 @@ public enum PickerAgent1 {
             case .candidateAdded: PickerAgent1.candidateAdded
             case .requestEnded: PickerAgent1.requestEnded
             case .release: PickerAgent1.release
+            case .pairingQuestion: PickerAgent1.pairingQuestion
+            case .pairingQuestionWithdrawn: PickerAgent1.pairingQuestionWithdrawn
             }
         }
     }

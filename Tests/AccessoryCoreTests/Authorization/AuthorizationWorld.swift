@@ -79,9 +79,10 @@ struct AuthorizationWorld {
     }
 
     @discardableResult
-    mutating func approve(_ number: UInt32, candidate: UInt32 = 1, name: String? = nil, by decider: String = "administrator (uid 0)") throws(AccessorySetupError) -> [AccessoryID] {
+    mutating func approve(_ number: UInt32, candidate: UInt32 = 1, name: String? = nil, by decider: String = "administrator (uid 0)",
+                          approver: PairingApprover = .administrator) throws(AccessorySetupError) -> [AccessoryID] {
         try run { core, now, registry throws(AccessorySetupError) in
-            try core.approve(number, candidate: candidate, name: name, decidedBy: decider, registry: registry, at: now)
+            try core.approve(number, candidate: candidate, name: name, decidedBy: decider, approver: approver, registry: registry, at: now)
         }
     }
 
@@ -135,6 +136,8 @@ struct AuthorizationWorld {
         case .agent(.requestAdded(let request)): "agent requestAdded \(request.number) \(request.app)"
         case .agent(.candidateAdded(let request, let candidate)): "agent candidateAdded \(request.number) \(candidate.number) \(candidate.name)"
         case .agent(.requestEnded(let number, let outcome)): "agent requestEnded \(number) \(outcome)"
+        case .agent(.pairingQuestion(let question, let agent)): "agent pairingQuestion \(question.id) \(agent)"
+        case .agent(.pairingQuestionWithdrawn(let id, let agent)): "agent pairingQuestionWithdrawn \(id) \(agent)"
         case .presence(let grant, let present, let rssi): "presence \(grant.app) \(grant.accessory) \(present) \(rssi.map(String.init) ?? "-")"
         case .advertisement(let grant, _, let data): "advertisement \(grant.app) \(grant.accessory) \(data.count)"
         }

@@ -37,12 +37,26 @@ import Testing
         let (w, pending) = try approvedLock()
         #expect(pending.device == AuthorizationWorld.device(12))
         #expect(pending.session == 1 && pending.app == "acme" && pending.name == "Acme 12")
+        #expect(pending.approver == .administrator)
         #expect(w.core.grants.all.isEmpty)
         #expect(w.written.isEmpty)
         // The app hears nothing until the pairing announces itself; the request is still open.
         #expect(w.notices.isEmpty)
         #expect(w.core.requests[pending.request] != nil)
         #expect(w.log.contains { $0.event == .setupPairingStarted })
+    }
+
+    @Test func thePairingRemembersWhoApprovedSoThatTheyAnswerItsPrompts() throws {
+        var w = AuthorizationWorld()
+        let number = try w.show(Self.manifest, items: [PickerDisplayItem(name: "Acme lock", descriptor: Self.lock)])
+        w.hear(12)
+        try w.approve(number, by: "agent :1.42", approver: .agent(":1.42"))
+        guard case .start(let pending)? = w.pairingOrders.last else {
+            Issue.record("no pairing started: \(w.pairingOrders)")
+            return
+        }
+        #expect(pending.approver == .agent(":1.42"))
+        #expect(pending.decidedBy == "agent :1.42")
     }
 
     @Test func aSecondApprovalWhilePairingIsRefusedByName() throws {

@@ -7,7 +7,7 @@ import Testing
 @Suite struct PairingAnswerTests {
     @Test func aDuplicateAnswerIsRefused() throws {
         let run = PairingRun()
-        run.prompt(.justWorks)
+        run.prompt(.numericComparison(PairingPasskey(123_456)!))
         let question = try #require(run.question)
         #expect(try run.answer(.confirm, to: question.id) == [.reply(.confirm)])
         #expect(throws: PairingAnswerError.noSuchQuestion(question.id)) { try run.answer(.confirm, to: question.id) }
@@ -18,7 +18,7 @@ import Testing
 
     @Test func anAnswerForAnotherRequestIsRefused() throws {
         let run = PairingRun(request: 7)
-        run.prompt(.justWorks)
+        run.prompt(.numericComparison(PairingPasskey(123_456)!))
         let question = try #require(run.question)
         let elsewhere = PairingQuestion.ID(request: 8, prompt: question.id.prompt)
         #expect(throws: PairingAnswerError.noSuchQuestion(elsewhere)) { try run.answer(.reject, to: elsewhere) }
@@ -29,7 +29,7 @@ import Testing
     /// The back end moved on to another prompt: an answer to the one it replaced is stale.
     @Test func anAnswerToAReplacedPromptIsRefused() throws {
         let run = PairingRun()
-        run.prompt(.justWorks)
+        run.prompt(.numericComparison(PairingPasskey(123_456)!))
         let first = try #require(run.question)
         run.feed { $0.prompted(.passkeyEntry, at: $1) }
         #expect(throws: PairingAnswerError.noSuchQuestion(first.id)) { try run.answer(.confirm, to: first.id) }
@@ -47,7 +47,7 @@ import Testing
     /// Another agent (or a former one) may not answer; an administrator may.
     @Test func onlyTheApproverOrAnAdministratorAnswers() throws {
         let run = PairingRun(approver: .agent(":1.42"))
-        run.prompt(.justWorks)
+        run.prompt(.numericComparison(PairingPasskey(123_456)!))
         let question = try #require(run.question)
         #expect(throws: PairingAnswerError.notTheApprover(question.id)) { try run.answer(.reject, from: .agent(":1.99")) }
         #expect(throws: PairingAnswerError.notTheApprover(question.id)) { try run.answer(.reject, from: .policy) }
@@ -55,7 +55,7 @@ import Testing
         #expect(try run.answer(.confirm, from: .administrator) == [.reply(.confirm)])
 
         let byAdministrator = PairingRun(approver: .administrator)
-        byAdministrator.prompt(.justWorks)
+        byAdministrator.prompt(.numericComparison(PairingPasskey(123_456)!))
         #expect(throws: PairingAnswerError.notTheApprover(try #require(byAdministrator.question).id)) {
             try byAdministrator.answer(.confirm, from: .agent(":1.42"))
         }
@@ -64,7 +64,7 @@ import Testing
 
     /// Every prompt against every kind of answer: what is replied, or why it is refused.
     @Test(arguments: [
-        PairingPrompt.justWorks, .numericComparison(PairingPasskey(1)!), .passkeyDisplay(PairingPasskey(2)!), .passkeyEntry,
+        PairingPrompt.numericComparison(PairingPasskey(1)!), .passkeyDisplay(PairingPasskey(2)!), .passkeyEntry,
     ])
     func eachPromptAgainstEachAnswer(_ prompt: PairingPrompt) throws {
         let passkey = try #require(PairingPasskey(text: "314159"))

@@ -54,7 +54,7 @@ import Testing
     /// back end hears no, the approver's screen is cleared, the app hears why.
     @Test func aPromptUnansweredTimesOut() throws {
         let run = PairingRun()
-        run.prompt(.justWorks)
+        run.prompt(.numericComparison(PairingPasskey(123_456)!))
         let question = try #require(run.question)
         #expect(run.procedure.nextDeadline == question.deadline)
         #expect(run.advance(by: .milliseconds(24_999)) == [])
@@ -70,7 +70,7 @@ import Testing
     /// The answer arrives on the loop turn the deadline fell due, before the timer ran.
     @Test func anAnswerAtTheDeadlineIsLate() throws {
         let run = PairingRun()
-        run.prompt(.justWorks)
+        run.prompt(.numericComparison(PairingPasskey(123_456)!))
         let question = try #require(run.question)
         // The clock reaches the deadline; the timer has not run yet.
         run.scheduler.clock.advance(to: try #require(question.deadline))
@@ -92,7 +92,7 @@ import Testing
     /// Each answer is in time, but the pairing as a whole is not.
     @Test func answersInTimeDoNotExtendThePairing() throws {
         let run = PairingRun()
-        run.prompt(.justWorks)
+        run.prompt(.numericComparison(PairingPasskey(123_456)!))
         run.advance(by: .seconds(20))
         try run.answer(.confirm)
         run.feed { $0.prompted(.passkeyEntry, at: $1) }

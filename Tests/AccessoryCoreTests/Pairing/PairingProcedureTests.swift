@@ -8,17 +8,15 @@ import Testing
 @Suite struct PairingProcedureTests {
     let device = PairingRun.device
 
-    @Test func justWorksConfirmedByTheApprover() throws {
+    @Test func justWorksIsConfirmedWithoutAskingTheApproverAgain() throws {
+        // Nothing to compare or type: approving the accessory was the consent.
         let run = PairingRun()
         #expect(run.feed { $0.start(at: $1) } == [.connect(device)])
         #expect(run.phase == .connecting)
         #expect(run.feed { $0.connected(at: $1) } == [
             .announcePairing(session: 3, accessory: PairingRun.accessory), .pair(device, .keyboardDisplay),
         ])
-        let asked = run.feed { $0.prompted(.justWorks, at: $1) }
-        let question = PairingQuestion(id: .init(request: 7, prompt: 1), prompt: .justWorks, deadline: run.now.advanced(by: .seconds(25)))
-        #expect(asked == [.ask(question, .agent(":1.42"))])
-        #expect(try run.answer(.confirm) == [.reply(.confirm)])
+        #expect(run.feed { $0.prompted(.justWorks, at: $1) } == [.reply(.confirm)])
         #expect(run.question == nil)
         #expect(run.feed { $0.paired(at: $1) } == [.completed])
         #expect(run.phase == .completed)
@@ -82,7 +80,7 @@ import Testing
     /// Each prompt gets a number of its own; a new one takes the last off the screen.
     @Test func aNewPromptReplacesTheOpenQuestion() throws {
         let run = PairingRun()
-        run.prompt(.justWorks)
+        run.prompt(.numericComparison(PairingPasskey(123_456)!))
         let first = try #require(run.question)
         let asked = run.feed { $0.prompted(.passkeyEntry, at: $1) }
         let second = try #require(run.question)
@@ -92,7 +90,7 @@ import Testing
 
     @Test func theBackEndTakingItsPromptBackWithdrawsTheQuestion() throws {
         let run = PairingRun()
-        run.prompt(.justWorks)
+        run.prompt(.numericComparison(PairingPasskey(123_456)!))
         let question = try #require(run.question)
         #expect(run.feed { $0.promptCancelled(at: $1) } == [.withdraw(question.id)])
         #expect(throws: PairingAnswerError.noSuchQuestion(question.id)) { try run.answer(.confirm, to: question.id) }
@@ -149,7 +147,7 @@ import Testing
     /// abandoned; the authorization core tells the app, so no PickerSetupFailed here.
     @Test func cancellingAbandonsWithoutAFailureNotice() throws {
         let run = PairingRun()
-        run.prompt(.justWorks)
+        run.prompt(.numericComparison(PairingPasskey(123_456)!))
         let question = try #require(run.question)
         #expect(run.feed { $0.cancel(at: $1) } == [.reply(.reject), .withdraw(question.id), .abandon(device)])
         #expect(run.phase == .cancelled)

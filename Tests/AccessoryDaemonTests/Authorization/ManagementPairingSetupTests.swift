@@ -53,6 +53,8 @@ import TestSupport
             center.pairingPolicy = policy
             center.notify = { [unowned self] notice in
                 if case .session(_, let event) = notice { notices.append(Self.describe(event)) }
+                if case .agent(.pairingQuestion(let question, let agent)) = notice { notices.append("asked \(agent) \(question.id) \(question.prompt.name)") }
+                if case .agent(.pairingQuestionWithdrawn(let id, let agent)) = notice { notices.append("withdrawn \(agent) \(id)") }
                 if case .app(_, let event) = notice { notices.append(Self.describe(event)) }
             }
             sent = []
@@ -76,8 +78,9 @@ import TestSupport
             }
         }
 
-        /// Shows the picker, hears the lock, approves it as an administrator.
-        func approve() throws {
+        /// Shows the picker, hears the lock, approves it: by default as an
+        /// approval window would (nobody to ask, so the daemon confirms Just Works).
+        func approve(by decider: Decider = .policy) throws {
             request = try center.showPicker(session: 1, manifest: ManagementPairingSetupTests.manifest,
                                             items: [PickerDisplayItem(name: "Acme lock", descriptor: ManagementPairingSetupTests.lock)],
                                             settings: PickerDisplaySettings())
@@ -87,7 +90,7 @@ import TestSupport
                 data: AdvertisingData(flags: 6, completeLocalName: name, completeServiceUUIDs: [BluetoothUUID(uuid16: 0x180F)]),
                 rawAdvertisingData: [2, 0x01, 0x06, UInt8(name.count + 1), 0x09] + name + [3, 0x03, 0x0F, 0x18]))
             notices = []
-            let reserved = try center.approve(request, candidate: 1, name: nil, by: .administrator(uid: 0, name: "root"))
+            let reserved = try center.approve(request, candidate: 1, name: nil, by: decider)
             // The id it will have (Pairing=refuse ends it at once, so it may be gone already).
             #expect(reserved.count == 1)
             #expect(center.core.pairings[request].map { [$0.accessory] == reserved } ?? true)
@@ -223,6 +226,64 @@ import TestSupport
         w.kernel(0x000F, Self.wire + [0, 0x40, 0xE2, 0x01, 0x00])
         #expect(w.opcodes == [0x001D, 0x001A, 0x001B], "negative reply, cancel, unpair")
         #expect(w.notices.contains { $0.contains("(refusedByPolicy)") && $0.contains("just-works-only") }, "\(w.notices)")
+        #expect(w.grants.grants.isEmpty && w.bonds.bonds.isEmpty)
+    }
+
+    @Test func theAgentThatApprovedIsAskedAndOnlyItOrAnAdministratorMayAnswer() throws {
+        let w = try World()
+        try w.approve(by: .agent(":1.7"))
+        let id = try #require(w.reserved)
+        #expect(w.sent.last == [0x19, 0, 0, 0, 8, 0] + Self.wire + [0x04], "Pair Device, KeyboardDisplay: someone can be asked")
+        #expect(w.center.core.pairings[w.request]?.approver == .agent(":1.7"))
+        w.sent = []
+        // Numeric comparison: 123456 on both sides.
+        w.kernel(0x000F, Self.wire + [0, 0x40, 0xE2, 0x01, 0x00])
+        #expect(w.notices == ["pickerSetupPairing \(id)", "asked :1.7 \(w.request)/1 numeric comparison"])
+        let question = try #require(w.center.pairingQuestions.first)
+        #expect(question.question.prompt == .numericComparison(PairingPasskey(123_456)!))
+        let asked = question.question.id
+        #expect(throws: PairingAnswerError.notTheApprover(asked)) {
+            try w.center.answerPairing(.confirm, to: asked, by: .agent(":1.8"))
+        }
+        #expect(throws: PairingAnswerError.expectedConfirmation(asked, prompt: "numeric comparison")) {
+            try w.center.answerPairing(.passkey(PairingPasskey(123_456)!), to: asked, by: .agent(":1.7"))
+        }
+        #expect(throws: PairingAnswerError.noSuchQuestion(PairingQuestion.ID(request: w.request, prompt: 2))) {
+            try w.center.answerPairing(.confirm, to: PairingQuestion.ID(request: w.request, prompt: 2), by: .agent(":1.7"))
+        }
+        #expect(w.sent.isEmpty, "a refused answer sends nothing")
+        // An administrator may answer the agent's question.
+        try w.center.answerPairing(.confirm, to: asked, by: .administrator(uid: 0, name: "root"))
+        #expect(w.sent == [[0x1C, 0, 0, 0, 7, 0] + Self.wire])
+        #expect(w.center.pairingQuestions.isEmpty)
+        // The agent is told the question is over: someone else answered it.
+        #expect(w.notices.last == "withdrawn :1.7 \(asked)")
+    }
+
+    @Test func anUnansweredQuestionTimesOutAsTheApproversSilence() throws {
+        let w = try World()
+        try w.approve(by: .administrator(uid: 0, name: "root"))
+        w.kernel(0x0010, Self.wire)
+        #expect(w.center.pairingQuestions.map(\.question.prompt) == [.passkeyEntry])
+        // Asked of an administrator: listed for Admin1, not sent to an agent.
+        #expect(!w.notices.contains { $0.hasPrefix("asked") })
+        w.sent = []
+        w.scheduler.advance(by: .seconds(25))
+        #expect(w.opcodes == [0x001F, 0x001A, 0x001B], "User Passkey Negative Reply, cancel, unpair")
+        #expect(w.notices.contains { $0.hasPrefix("pickerSetupFailed") && $0.contains("(timedOut)") }, "\(w.notices)")
+        #expect(w.notices.last == "pickerDidDismiss userCancelled")
+        #expect(w.center.pairingQuestions.isEmpty && w.grants.grants.isEmpty && w.bonds.bonds.isEmpty)
+    }
+
+    @Test func aWrongPasskeyFailsByNameAndStoresNothing() throws {
+        let w = try World()
+        try w.approve(by: .administrator(uid: 0, name: "root"))
+        w.kernel(0x0010, Self.wire)
+        let asked = try #require(w.center.pairingQuestions.first?.question.id)
+        try w.center.answerPairing(.passkey(PairingPasskey(1)!), to: asked, by: .administrator(uid: 1000, name: "ada"))
+        #expect(w.sent.last == [0x1E, 0, 0, 0, 11, 0] + Self.wire + [1, 0, 0, 0])
+        w.kernel(0x0001, [0x19, 0x00, 0x05] + Self.wire)
+        #expect(w.notices.contains { $0.hasPrefix("pickerSetupFailed pairing Acme 12 failed (wrongPasskey)") }, "\(w.notices)")
         #expect(w.grants.grants.isEmpty && w.bonds.bonds.isEmpty)
     }
 

@@ -2,6 +2,7 @@
 
 import os
 import re
+import socket
 import subprocess
 from dataclasses import dataclass
 
@@ -181,3 +182,16 @@ def _command_complete_status(hcitool_output):
     _, _, event = hcitool_output.partition("> HCI Event: 0x0e")
     tokens = re.findall(r"\b[0-9A-Fa-f]{2}\b", event.partition("\n")[2])
     return int(tokens[3], 16) if len(tokens) >= 4 else None
+
+
+def peripheral_command(control_path, command):
+    """A command (`on`, `off`, `beacon MS`, `hold`) to `lab-peripheral serve --control PATH`;
+    returns its `ok ...` reply, sent once the sensor's controller has taken it."""
+    with socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET) as control:
+        control.settimeout(30)
+        control.connect(control_path)
+        control.send(command.encode())
+        reply = control.recv(512).decode(errors="replace")
+    if not reply.startswith("ok"):
+        raise AssertionError(f"lab-peripheral did not take {command!r}: {reply or '(no reply)'}")
+    return reply

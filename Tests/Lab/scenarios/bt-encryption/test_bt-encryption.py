@@ -2,8 +2,9 @@
 --require-encryption answers a read over an unencrypted link with ATT Insufficient Authentication,
 which is what an app gets from such an accessory without pairing. With bluetoothPairingLE in the
 app's descriptor, accessoryd (no bluetoothd here) pairs it during setup through the kernel's
-management interface (Just Works; lab-peripheral --accept-pairing confirms the accessory's side),
-and the app's read over the handed-over channel succeeds; after a restart accessoryd loads the bond
+management interface (Just Works: the administrator's approval is the consent, and
+lab-peripheral --accept-pairing confirms the accessory's side), and the
+app's read over the handed-over channel succeeds; after a restart accessoryd loads the bond
 and a new channel reads again. The controllers are powered through the management interface
 first: the kernel registers its Security Manager for a controller only when powered that way (a
 controller brought up with HCIDEVUP alone answers every request for security with "security
@@ -117,6 +118,7 @@ class EncryptionTests(LabTestCase):
                     return False
 
                 self.lab.wait_until(listed, timeout=60, what="the lock as a candidate")
+                # Just Works: the approval is the consent, nobody is asked again.
                 self.lab.accessoryctl("approve", found["request"], "1")
                 output, _ = app.communicate(timeout=90)
             finally:
@@ -130,6 +132,7 @@ class EncryptionTests(LabTestCase):
                              ["pickerSetupPairing", "accessoryAdded", "pickerDidDismiss"], output)
             self.assertIn(f'read: {CHARACTERISTIC} = "{VALUE}"', output)
             self.assertIn("pairing confirmed for", self.peripheral.output())
+            self.assertIn("no pairing questions", self.lab.accessoryctl("pairing-questions"))
             self.lab.wait_for_journal(MESSAGE_ID=SETUP_PAIRING_STARTED, APP="lock-app")
             approved = self.lab.wait_for_journal(MESSAGE_ID=ACCESSORY_APPROVED, APP="lock-app")
             self.assertEqual(approved.get("IDENTITY"), f"{self.peer_address}/public")

@@ -11,12 +11,12 @@ over a new channel."""
 import os
 import re
 import select
-import socket
 import subprocess
 import tempfile
 import time
 
 from labkit import LabTestCase
+from labkit.bluetooth import peripheral_command
 from labkit.message_ids import ACCESSORY_APPROVED, PAIRING_MODE
 
 SERVICE = "4C616253-656E-736F-7200-000000000001"
@@ -78,15 +78,7 @@ class PrivacyPairingTests(LabTestCase):
         return False
 
     def air(self, command):
-        """A command to lab-peripheral's control socket; its `ok ...` reply."""
-        with socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET) as control:
-            control.settimeout(30)
-            control.connect(self.control)
-            control.send(command.encode())
-            reply = control.recv(512).decode(errors="replace")
-        if not reply.startswith("ok"):
-            raise AssertionError(f"lab-peripheral did not take {command!r}: {reply or '(no reply)'}")
-        return reply
+        return peripheral_command(self.control, command)
 
     def example(self, *arguments):
         self.lab.log("$ (as nobody) accessory-example " + " ".join(arguments))

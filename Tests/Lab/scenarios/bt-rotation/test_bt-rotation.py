@@ -10,11 +10,11 @@ address: the kernel holds the IRK accessoryd loaded and resolves the sensor's ad
 import os
 import re
 import select
-import socket
 import subprocess
 import time
 
 from labkit import LabTestCase
+from labkit.bluetooth import peripheral_command
 from labkit.message_ids import BLUETOOTH_CHANNEL_OPENED
 
 SERVICE = "4C616253-656E-736F-7200-000000000001"
@@ -99,15 +99,7 @@ class RotationTests(LabTestCase):
 
     @classmethod
     def air(cls, command):
-        """A command to lab-peripheral's control socket; its `ok ...` reply."""
-        with socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET) as control:
-            control.settimeout(30)
-            control.connect(cls.control)
-            control.send(command.encode())
-            reply = control.recv(512).decode(errors="replace")
-        if not reply.startswith("ok"):
-            raise AssertionError(f"lab-peripheral did not take {command!r}: {reply or '(no reply)'}")
-        return reply
+        return peripheral_command(cls.control, command)
 
     def example(self, *arguments):
         log = open(os.path.join(self.lab.evidence_dir, "example-app.log"), "a")
