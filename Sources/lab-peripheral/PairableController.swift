@@ -14,7 +14,9 @@ enum PairableController {
     static let setSecureConnections: UInt16 = 0x002D
     static let setPrivacy: UInt16 = 0x002F
 
-    static func prepare(_ controller: UInt16, bonds: PeripheralBondFile?, privacy irk: SecurityKey?) throws {
+    /// `bondable` false (`--not-bondable`): the kernel then answers a pairing
+    /// that asks for bonding with Pairing Not Supported, as an accessory refusing.
+    static func prepare(_ controller: UInt16, bonds: PeripheralBondFile?, privacy irk: SecurityKey?, bondable: Bool) throws {
         let socket = try ManagementSocket()
         try command(socket, ManagementPacket.setPowered(controller: controller, on: false))
         if let irk {
@@ -24,7 +26,7 @@ enum PairableController {
             try command(socket, ManagementPacket.command(setPrivacy, controller: controller,
                                                          parameters: [0x01] + irk.value.octets.reversed()))
         }
-        try command(socket, ManagementPacket.command(setBondable, controller: controller, parameters: [1]))
+        try command(socket, ManagementPacket.command(setBondable, controller: controller, parameters: [bondable ? 1 : 0]))
         // LE Secure Connections, as most accessories made today offer it.
         try command(socket, ManagementPacket.command(setSecureConnections, controller: controller, parameters: [1]))
         try command(socket, ManagementPacket.setPowered(controller: controller, on: true))

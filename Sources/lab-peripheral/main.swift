@@ -9,7 +9,7 @@ import Glibc
 //
 //   lab-peripheral serve --controller hci1 --value TEXT [--name NAME] [--service UUID] [--characteristic UUID]
 //                  [--psm N] [--control PATH] [--require-encryption] [--accept-pairing]
-//                  [--irk HEX [--rotate-seconds N]] [--bond-file PATH]
+//                  [--irk HEX [--rotate-seconds N]] [--bond-file PATH] [--not-bondable]
 //       advertise (connectable, NAME and the 128-bit service UUID) and serve a
 //       primary service with one readable characteristic holding TEXT, on the
 //       ATT channel and, with --psm, over a connection-oriented channel on PSM N;
@@ -22,7 +22,8 @@ import Glibc
 //       print the passkey it shows, over the management interface (no
 //       bluetoothd to do it), having powered the controller through it with
 //       Bondable on, and with --bond-file keep this side's keys in PATH
-//       across restarts (PeripheralBondFile.swift). With --irk HEX
+//       across restarts (PeripheralBondFile.swift), or with --not-bondable
+//       refuse pairings that ask for bonding (Pairing Not Supported). With --irk HEX
 //       (32 hex digits, most significant first) it advertises from a
 //       resolvable private address made from that IRK, a new one every
 //       --rotate-seconds N, its rotation's number in manufacturer data
@@ -52,7 +53,7 @@ var options: [String: String] = [:]
 var flags: Set<String> = []
 while !arguments.isEmpty {
     let key = arguments.removeFirst()
-    if key == "--read-again-on-input" || key == "--require-encryption" || key == "--accept-pairing" {
+    if ["--read-again-on-input", "--require-encryption", "--accept-pairing", "--not-bondable"].contains(key) {
         flags.insert(key)
     } else if key.hasPrefix("--"), !arguments.isEmpty {
         options[key] = arguments.removeFirst()
@@ -91,7 +92,8 @@ case "serve":
         // With --irk the accessory uses privacy: the kernel shares that IRK and the
         // controller's public address as its identity when it pairs.
         if flags.contains("--accept-pairing") {
-            try PairableController.prepare(info.index, bonds: bonds, privacy: options["--irk"].flatMap { SecurityKey(hex: $0) })
+            try PairableController.prepare(info.index, bonds: bonds, privacy: options["--irk"].flatMap { SecurityKey(hex: $0) },
+                                           bondable: !flags.contains("--not-bondable"))
         }
         let advertiser = try LabAdvertiser(controller: info.index, name: options["--name"] ?? "Lab Sensor", service: service)
         let database = GATTDatabase(service: service, characteristic: characteristic, value: Array(value.utf8),

@@ -34,10 +34,10 @@ class PairingTests(LabTestCase):
     def setUp(self):
         controllers = {c.name: c for c in self.lab.bluetooth_controllers()}
         self.peer_address = controllers["hci1"].address
-        # Powered through mgmt, so that the kernel's Security Manager serves them (see bt-encryption).
-        for index in ("0", "1"):
-            for setting in (["power", "off"], ["bondable", "on"], ["power", "on"]):
-                self.lab.run(["btmgmt", "--index", index, *setting], timeout=20).check()
+        # hci0 powered through mgmt, so that the kernel's Security Manager serves it (see bt-encryption);
+        # lab-peripheral --accept-pairing prepares hci1 itself.
+        for setting in (["power", "off"], ["power", "on"]):
+            self.lab.run(["btmgmt", "--index", "0", *setting], timeout=20).check()
         # DisplayOnly: the accessory shows a passkey, the gateway's side enters it.
         self.lab.run(["btmgmt", "--index", "1", "io-cap", "0"], timeout=20).check()
         self.peripheral = None
@@ -49,10 +49,10 @@ class PairingTests(LabTestCase):
         if self.peripheral:
             self.peripheral.stop()
 
-    def start_peripheral(self):
+    def start_peripheral(self, *extra):
         self.peripheral = self.lab.start_daemon(
             [self.lab.binary("lab-peripheral"), "serve", "--controller", "hci1", "--value", VALUE,
-             "--require-encryption", "--accept-pairing"],
+             "--require-encryption", "--accept-pairing", *extra],
             notify=False, name="lab-peripheral")
         self.lab.wait_until(lambda: "serving hci1" in self.peripheral.output() or self.failed_early(),
                             timeout=30, what="lab-peripheral to advertise and listen on hci1")
@@ -156,8 +156,7 @@ class PairingTests(LabTestCase):
 
     def test_c_the_accessory_refusing_to_pair_fails_by_name_and_keeps_nothing(self):
         # Not bondable: the accessory's kernel answers a bonding Pairing Request with Pairing Not Supported.
-        self.lab.run(["btmgmt", "--index", "1", "bondable", "off"], timeout=20).check()
-        self.start_peripheral()
+        self.start_peripheral("--not-bondable")
         self.start_accessoryd()
         app, _ = self.set_up_and_approve()
         output = self.finish(app)
