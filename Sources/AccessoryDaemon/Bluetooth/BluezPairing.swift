@@ -41,6 +41,8 @@ public final class BluezPairing: PairingBackEnd {
         /// Pair answered with success; the link is being let go.
         case releasing
         case paired
+        /// Pair answered with an error: only `abandon` is left.
+        case failed
     }
 
     /// An Agent1 call left unanswered until the procedure replies.
@@ -263,6 +265,7 @@ public final class BluezPairing: PairingBackEnd {
         }
         switch result {
         case .failure(let error):
+            pairings[device]?.stage = .failed
             if BluezPairingError.leftNoBondOfOurs(error) { pairings[device]?.mayHaveBonded = false }
             logger.info("bluetoothd's Pair of \(device) failed: \(error.name)", metadata: ["device": "\(device)", "error": "\(error.name)"])
             report(device, .pairingFailed(BluezPairingError.pairing(error)))

@@ -5,7 +5,10 @@ Device1.Pair. bluetoothd keeps the keys; the app reads the protected characteris
 handed-over channel, again after accessoryd restarts (bluetoothd still has the bond), and removing
 the accessory removes bluetoothd's bond. The accessory's side (hci1) is bluetoothd's too: with no
 default agent bluetoothd would refuse the accessory's confirmation of Just Works, so a bluetoothctl
-agent stands in for the accessory's "yes" (lab-peripheral's own management answer would race it)."""
+agent stands in for the accessory's "yes" (lab-peripheral's own management answer would race it).
+The emulated controller reports an advertiser once per scan, at once when the scan is enabled,
+before the kernel counts its discovery as running, so bluetoothd's discovery would never hear the
+accessory; until bluetoothd knows it, the test toggles hci1's advertising, as bt-coexistence does."""
 
 import os
 import re
@@ -45,11 +48,12 @@ class AccessoryAgent:
     def __init__(self, lab):
         self.log_path = os.path.join(lab.evidence_dir, "bluetoothctl-agent.log")
         self.output = open(self.log_path, "wb")
-        self.process = subprocess.Popen(["bluetoothctl"], stdin=subprocess.PIPE, stdout=self.output,
-                                        stderr=subprocess.STDOUT)
+        self.process = subprocess.Popen(["bluetoothctl", "--agent", "NoInputNoOutput"], stdin=subprocess.PIPE,
+                                        stdout=self.output, stderr=subprocess.STDOUT)
         self.answered = 0
         self.stopping = threading.Event()
-        self.send("agent NoInputNoOutput")
+        # bluetoothctl registers its agent once it is connected to bluetoothd; commands before that fail.
+        lab.wait_until(lambda: "Agent registered" in self.text(), timeout=30, what="bluetoothctl's agent")
         self.send("default-agent")
         lab.wait_until(lambda: "Default agent request successful" in self.text(), timeout=30,
                        what="bluetoothctl to be the default agent")
@@ -123,6 +127,21 @@ class EncryptionBesideBluezTests(LabTestCase):
             raise AssertionError(f"lab-peripheral exited:\n{self.peripheral.output()}")
         return False
 
+    def known_to_bluetoothd(self):
+        return self.lab.run(["busctl", "get-property", "org.bluez", device_path("hci0", self.peer_address),
+                             "org.bluez.Device1", "Address"], timeout=20).returncode == 0
+
+    def nudge_until_known(self, app):
+        """Toggles hci1's advertising (lab-peripheral's) until bluetoothd has the accessory's Device1."""
+        def nudge():
+            while app.poll() is None and not self.known_to_bluetoothd():
+                for enable in ("00", "01"):
+                    self.lab.run(["hcitool", "-i", "hci1", "cmd", "0x08", "0x000a", enable], timeout=20)
+                time.sleep(1)
+        thread = threading.Thread(target=nudge, daemon=True)
+        thread.start()
+        return thread
+
     def paired_in_bluetoothd(self):
         """bluetoothd's Paired property of the accessory on hci0; None when it has no such device."""
         result = self.lab.run(["busctl", "get-property", "org.bluez", device_path("hci0", self.peer_address),
@@ -177,7 +196,9 @@ class EncryptionBesideBluezTests(LabTestCase):
 
                 self.lab.wait_until(listed, timeout=60, what="the lock as a candidate")
                 self.lab.accessoryctl("approve", found["request"], "1")
+                nudging = self.nudge_until_known(app)
                 output, _ = app.communicate(timeout=150)
+                nudging.join(timeout=30)
             finally:
                 app.kill()
             self.lab.log(output)
