@@ -98,6 +98,11 @@ class EncryptionBesideBluezTests(LabTestCase):
         controllers = {c.name: c for c in self.lab.bluetooth_controllers()}
         self.gateway_address = controllers["hci0"].address
         self.peer_address = controllers["hci1"].address
+        # Powered through the management interface, as bt-encryption says: only then does the kernel
+        # register its Security Manager for a controller. bluetoothd finds them powered and keeps them so.
+        for index in ("0", "1"):
+            for setting in (["power", "off"], ["bondable", "on"], ["power", "on"]):
+                self.lab.run(["btmgmt", "--index", index, *setting], timeout=20).check()
         self.bluetoothd = self.lab.start_daemon(["/usr/sbin/bluetoothd", "-n", "-d"], notify=False, name="bluetoothd")
         self.addCleanup(self.bluetoothd.stop)
         for address in (self.gateway_address, self.peer_address):
@@ -106,6 +111,9 @@ class EncryptionBesideBluezTests(LabTestCase):
         # Nothing left from an earlier run in this boot: each side forgets the other.
         self.forget("hci0", self.peer_address)
         self.forget("hci1", self.gateway_address)
+        # bluetoothd's storage outlives the scenario: leave no bond behind for the next.
+        self.addCleanup(self.forget, "hci1", self.gateway_address)
+        self.addCleanup(self.forget, "hci0", self.peer_address)
         self.agent = AccessoryAgent(self.lab)
         self.addCleanup(self.agent.close)
         # After bluetoothd: the kernel gives an LE link's ATT channel to the newest listener, and
