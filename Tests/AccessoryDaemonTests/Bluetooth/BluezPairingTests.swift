@@ -179,6 +179,36 @@ final class BluezPairingBusTests {
         #expect(BondStore(directory: scratch.path("state")).bonds.isEmpty)
     }
 
+    @Test("the IRK heard on the management socket while bluetoothd pairs goes into the bond's record")
+    func identityHeard() throws {
+        connected()
+        pairing.pair(device, capability: .noInputNoOutput)
+        let identity = BluetoothDeviceIdentifier(address: BluetoothAddress("C0:11:22:33:44:66")!, addressType: .random)
+        let irk = SecurityKey(hex: "ec0234a357c8ad05341010a60a397d9b")!
+        run { calls.contains("Pair") }
+        // Another pairing's key (another controller, another address) is not this one's.
+        pairing.identityLearned(controller: 1, randomAddress: device.address, identity: identity, irk: irk)
+        pairing.identityLearned(controller: 0, randomAddress: BluetoothAddress("4A:00:00:00:00:01")!, identity: identity, irk: irk)
+        run { events.count == 2 }
+        #expect(events.last == .paired)
+        try pairing.keepBond(of: device, for: AccessoryID(0xA2))
+        #expect(pairing.bonds[AccessoryID(0xA2)] == Bond(accessory: AccessoryID(0xA2), identity: device, keeper: .bluetoothd))
+        pairing.removeBond(of: AccessoryID(0xA2), device: device)
+
+        connected2()
+        pairing.pair(device, capability: .noInputNoOutput)
+        run { calls.filter { $0 == "Pair" }.count == 2 }
+        pairing.identityLearned(controller: 0, randomAddress: device.address, identity: identity, irk: irk)
+        run { events.count == 4 }
+        try pairing.keepBond(of: device, for: AccessoryID(0xA3))
+        #expect(pairing.bonds[AccessoryID(0xA3)] == Bond(accessory: AccessoryID(0xA3), identity: identity, irk: irk, keeper: .bluetoothd))
+    }
+
+    private func connected2() {
+        pairing.connect(device)
+        run { events.filter { $0 == .connected }.count == 2 }
+    }
+
     @Test("a passkey the person enters goes back as RequestPasskey's answer")
     func passkeyEntry() throws {
         connected()
