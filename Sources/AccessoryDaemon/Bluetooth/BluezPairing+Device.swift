@@ -48,8 +48,8 @@ extension BluezPairing {
     }
 
     private func startDiscovery(for device: BluetoothDeviceIdentifier) {
-        guard !discovering, let controller = pairings[device]?.controller else { return }
-        discovering = true
+        guard discovering == nil, let controller = pairings[device]?.controller else { return }
+        discovering = controller
         let adapter = BluezObjectPath.adapter(controller)
         // LE only: the accessory is an LE peripheral, and BR/EDR inquiry would only slow the finding.
         callLogged(adapter, "org.bluez.Adapter1", "SetDiscoveryFilter") { call in
@@ -61,25 +61,23 @@ extension BluezPairing {
             try bus.callAsync(destination: Self.service, path: adapter, interface: "org.bluez.Adapter1", member: "StartDiscovery",
                               timeout: Self.callTimeout, autoStart: false) { [weak self] result in
                 guard let self, case .failure(let error) = result, error.name != "org.bluez.Error.InProgress" else { return }
-                self.discovering = false
+                self.discovering = nil
                 for (waiting, pairing) in self.pairings where pairing.stage == .finding {
                     self.pairings[waiting] = nil
                     self.report(waiting, .connectFailed(BluezPairingError.pairing(error)))
                 }
             }
         } catch {
-            discovering = false
+            discovering = nil
             pairings[device] = nil
             later(device, .connectFailed(.other("cannot start bluetoothd's discovery: \(error.name)")))
         }
     }
 
     func stopDiscoveryIfIdle() {
-        guard discovering, !pairings.values.contains(where: { $0.stage == .finding }) else { return }
-        discovering = false
-        for controller in controllers().prefix(1) {
-            callLogged(BluezObjectPath.adapter(controller), "org.bluez.Adapter1", "StopDiscovery")
-        }
+        guard let controller = discovering, !pairings.values.contains(where: { $0.stage == .finding }) else { return }
+        discovering = nil
+        callLogged(BluezObjectPath.adapter(controller), "org.bluez.Adapter1", "StopDiscovery")
     }
 
     /// Adapter1.RemoveDevice for every Device1 whose address is `address`:

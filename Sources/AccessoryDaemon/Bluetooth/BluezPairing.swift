@@ -82,8 +82,8 @@ public final class BluezPairing: PairingBackEnd {
     /// Pairings waiting for the agent's (re-)registration, in order.
     var agentWaiters: [(PairingIOCapability, (BusError?) -> Void)] = []
     var agentBusy = false
-    /// Whether this back end runs a discovery in bluetoothd (for pairings still finding).
-    var discovering = false
+    /// The controller this back end runs a discovery on in bluetoothd (for pairings still finding).
+    var discovering: UInt16?
     var interfacesAdded: SignalWatch?
 
     init(bus: BusConnection, scheduler: any Scheduler, store: BondStore, logger: Logger, controllers: @escaping () -> [UInt16]) {
@@ -116,7 +116,7 @@ public final class BluezPairing: PairingBackEnd {
         guard !present else { return }
         bluezName = nil
         registered = nil
-        discovering = false
+        discovering = nil
         agentBusy = false
         let waiters = agentWaiters
         agentWaiters = []
@@ -125,6 +125,7 @@ public final class BluezPairing: PairingBackEnd {
             pairing.call?.cancel()
             pairings[device]?.call = nil
             pairings[device]?.owed = nil
+            pairings[device]?.stage = .failed
             later(device, pairing.stage == .finding ? .connectFailed(.other("bluetoothd stopped"))
                                                     : .pairingFailed(.other("bluetoothd stopped")))
         }

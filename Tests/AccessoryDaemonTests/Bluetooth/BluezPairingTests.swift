@@ -69,6 +69,8 @@ final class BluezPairingBusTests {
     /// How the stand-in answers Pair: after asking the agent this (member, arguments), or at once with this error.
     var pairPrompt: (member: String, build: (BusReply) -> Void)?
     var pairError: String?
+    /// Whether bluetoothd knows the device before any discovery (Properties.Get answers).
+    var known = true
     /// The agent's answer to the stand-in's prompt.
     var agentAnswer: Result<BusMessage, BusError>?
 
@@ -96,6 +98,18 @@ final class BluezPairingBusTests {
         default: calls.append(member)
         }
         switch member {
+        case "Get" where !known:
+            return .error(BusError(name: "org.freedesktop.DBus.Error.UnknownObject", message: "stand-in"))
+        case "StartDiscovery":
+            // As bluetoothd once the discovery hears the accessory.
+            let path = path
+            try? bus.emitSignal(path: "/", interface: "org.freedesktop.DBus.ObjectManager", member: "InterfacesAdded") {
+                $0.append(objectPath: "/org/bluez/hci0/dev_00_00_00_00_00_09").container("a", "{sa{sv}}") { _ in }
+            }
+            try? bus.emitSignal(path: "/", interface: "org.freedesktop.DBus.ObjectManager", member: "InterfacesAdded") {
+                $0.append(objectPath: path).container("a", "{sa{sv}}") { _ in }
+            }
+            return .reply(bus.reply(to: call)!)
         case "Get":
             return .reply(bus.reply(to: call)!.append(variant: .string(device.address.description)))
         case "GetManagedObjects":
@@ -177,6 +191,16 @@ final class BluezPairingBusTests {
         #expect(calls.suffix(2) == ["GetManagedObjects", "RemoveDevice \(Self.pairedAtPath)"])
         #expect(pairing.bonds.isEmpty)
         #expect(BondStore(directory: scratch.path("state")).bonds.isEmpty)
+    }
+
+    @Test("a device bluetoothd does not know is found by a discovery of LE only, stopped once it appears")
+    func discovered() throws {
+        known = false
+        pairing.connect(device)
+        run { events.contains(.connected) }
+        run { calls.contains("StopDiscovery") }
+        #expect(events == [.connected])
+        #expect(calls == ["Get", "SetDiscoveryFilter", "StartDiscovery", "StopDiscovery"])
     }
 
     @Test("the IRK heard on the management socket while bluetoothd pairs goes into the bond's record")
