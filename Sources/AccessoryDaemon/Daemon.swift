@@ -341,10 +341,15 @@ public final class Daemon {
         }
         do {
             pairing = try ManagementPairing.attached(to: loop, store: bonds, logger: logger, controllers: controllers)
-        } catch {
+        } catch where bus == nil {
+            // Without a bus there is no bluetoothd either, and nothing else will say how setup pairs.
             logger.log(.pairingMode, level: .warning,
-                       "Cannot open the kernel's Bluetooth management interface, so setups that need pairing without bluetoothd fail: \(error)",
+                       "Cannot open the kernel's Bluetooth management interface, so setups that need pairing fail: \(error)",
                        metadata: ["pairing.mode": "none", "error": "\(error)"])
+        } catch {
+            // The mode is said once bluetoothd's presence is known.
+            logger.warning("Cannot open the kernel's Bluetooth management interface, so setups that need pairing without bluetoothd fail: \(error)",
+                           metadata: ["error": "\(error)"])
         }
         if let bus {
             do {
