@@ -64,8 +64,12 @@ public final class Daemon {
     public let bonds = BondStore(directory: DaemonDirectories.state)
     /// Pairing during setup through the management interface (without bluetoothd).
     private var pairing: ManagementPairing?
+    /// Pairing during setup through BlueZ's D-Bus API (beside bluetoothd).
+    private var bluezPairing: BluezPairing?
     /// Whether bluetoothd runs, for how setup pairs.
     private var pairingWatch: BusNameWatch?
+    /// What `pairingWatch` said last; nil until it answers.
+    private var pairingBluetoothd: Bool?
     /// Descriptors given with `--descriptors`, kept to tell the radios what to look for.
     private var descriptorEntries: [DescriptorFile.Entry] = []
     private let appLoader: AppCatalogLoader
@@ -328,40 +332,84 @@ public final class Daemon {
     }
 
     /// Setup pairs through the kernel's management interface when no
-    /// bluetoothd runs; beside bluetoothd it refuses by name. Which of the two
-    /// follows bluetoothd's name on the system bus, and the journal says it.
+    /// bluetoothd runs, and through BlueZ's D-Bus API (an Agent1 of
+    /// accessoryd's, Device1.Pair) beside it. Which of the two follows
+    /// bluetoothd's name on the system bus, and the journal says it.
     private func startPairing(on loop: EventLoop, authorization: AuthorizationCenter) {
         authorization.pairingPolicy = configuration.pairingPolicy
+        let controllers = { [unowned self] () -> [UInt16] in
+            let settings = configuration.bluetooth
+            return ((try? BluetoothControllerInfo.all()) ?? radios.bluetoothControllers)
+                .filter { settings.uses(controller: $0.index) && !settings.exclusiveControllers.contains($0.index) }
+                .map(\.index)
+        }
         do {
-            let pairing = try ManagementPairing.attached(to: loop, store: bonds, logger: logger) { [unowned self] in
-                let settings = configuration.bluetooth
-                return ((try? BluetoothControllerInfo.all()) ?? radios.bluetoothControllers)
-                    .filter { settings.uses(controller: $0.index) && !settings.exclusiveControllers.contains($0.index) }
-                    .map(\.index)
-            }
-            self.pairing = pairing
-            authorization.pairingBackEnd = pairing
-            service?.channels?.requiredSecurity = { [weak pairing] accessory in pairing?.requiredSecurity(for: accessory) }
-            guard let bus else { return }
-            pairingWatch = try BusNameWatch("org.bluez", on: bus) { [unowned self] present in pairingMode(bluetoothd: present) }
-        } catch {
+            pairing = try ManagementPairing.attached(to: loop, store: bonds, logger: logger, controllers: controllers)
+        } catch where bus == nil {
+            // Without a bus there is no bluetoothd either, and nothing else will say how setup pairs.
             logger.log(.pairingMode, level: .warning,
                        "Cannot open the kernel's Bluetooth management interface, so setups that need pairing fail: \(error)",
+                       metadata: ["pairing.mode": "none", "error": "\(error)"])
+        } catch {
+            // The mode is said once bluetoothd's presence is known.
+            logger.warning("Cannot open the kernel's Bluetooth management interface, so setups that need pairing without bluetoothd fail: \(error)",
+                           metadata: ["error": "\(error)"])
+        }
+        if let bus {
+            do {
+                bluezPairing = try BluezPairing.attached(to: bus, scheduler: loop, store: bonds, logger: logger, controllers: controllers)
+            } catch {
+                logger.warning("Cannot serve the pairing agent for bluetoothd, so setups that need pairing beside it fail: \(error)")
+            }
+        }
+        // bluetoothd's pairings are heard on the management socket too: their IRKs, for the bond's record.
+        pairing?.identityLearned = { [weak bluezPairing] controller, random, identity, irk in
+            bluezPairing?.identityLearned(controller: controller, randomAddress: random, identity: identity, irk: irk)
+        }
+        authorization.pairingBackEnd = pairing
+        service?.channels?.requiredSecurity = { [weak self] accessory in
+            guard let self else { return nil }
+            return pairingBluetoothd == true ? bluezPairing?.requiredSecurity(for: accessory) : pairing?.requiredSecurity(for: accessory)
+        }
+        guard let bus, pairing != nil || bluezPairing != nil else { return }
+        do {
+            pairingWatch = try BusNameWatch("org.bluez", on: bus) { [unowned self] present in
+                pairingMode(bluetoothd: present, authorization: authorization)
+            }
+        } catch {
+            logger.log(.pairingMode, level: .warning,
+                       "Cannot follow bluetoothd on the system bus, so setups that need pairing fail: \(error)",
                        metadata: ["pairing.mode": "none", "error": "\(error)"])
         }
     }
 
-    private func pairingMode(bluetoothd present: Bool) {
-        guard let pairing, pairing.bluetoothdPresent != present else { return }
-        pairing.bluetoothdPresent = present
+    private func pairingMode(bluetoothd present: Bool, authorization: AuthorizationCenter) {
+        guard pairingBluetoothd != present else { return }
+        pairingBluetoothd = present
+        pairing?.bluetoothdPresent = present
+        bluezPairing?.bluetoothd(present: present)
         if present {
-            logger.log(.pairingMode, level: .notice,
-                       "bluetoothd runs: setups that need pairing fail (backEndFailed), pairing beside bluetoothd is not in this version",
-                       metadata: ["pairing.mode": "none"])
+            authorization.pairingBackEnd = bluezPairing
+            if bluezPairing != nil {
+                logger.log(.pairingMode, level: .notice,
+                           "bluetoothd runs: setup pairs through BlueZ's D-Bus API, and bluetoothd keeps the keys",
+                           metadata: ["pairing.mode": "bluez"])
+            } else {
+                logger.log(.pairingMode, level: .warning,
+                           "bluetoothd runs but accessoryd cannot serve its pairing agent: setups that need pairing fail",
+                           metadata: ["pairing.mode": "none"])
+            }
         } else {
-            logger.log(.pairingMode, level: .notice,
-                       "No bluetoothd: setup pairs through the kernel's management interface; \(pairing.bonds.count) bond(s) loaded",
-                       metadata: ["pairing.mode": "mgmt", "bonds": "\(pairing.bonds.count)"])
+            authorization.pairingBackEnd = pairing
+            if let pairing {
+                logger.log(.pairingMode, level: .notice,
+                           "No bluetoothd: setup pairs through the kernel's management interface; \(pairing.bonds.count) bond(s) loaded",
+                           metadata: ["pairing.mode": "mgmt", "bonds": "\(pairing.bonds.count)"])
+            } else {
+                logger.log(.pairingMode, level: .warning,
+                           "No bluetoothd, and no management interface: setups that need pairing fail",
+                           metadata: ["pairing.mode": "none"])
+            }
         }
     }
 

@@ -21,6 +21,8 @@ import AccessoryCore
 ///     LongTermKeyEDIV=4660                    (legacy pairing only, decimal)
 ///     LongTermKeyRand=0123456789abcdef        (legacy pairing only, 16 hex digits)
 ///     SignatureResolvingKey=…                 (the CSRK)
+///     KeptBy=bluetoothd                       (only for a bond bluetoothd
+///                                              keeps: then no key is needed)
 ///     [Checksum]
 ///     FNV-1a-64=0123456789abcdef
 public enum BondStoreCodec {
@@ -45,6 +47,7 @@ public enum BondStoreCodec {
                 }
             }
             if let csrk = bond.csrk { text += "SignatureResolvingKey=\(csrk.hex)\n" }
+            if bond.keeper == .bluetoothd { text += "KeptBy=bluetoothd\n" }
         }
         let body = Array(text.utf8)
         return body + Array("[Checksum]\nFNV-1a-64=\(GrantStoreCodec.checksum(body))\n".utf8)
@@ -134,7 +137,13 @@ public enum BondStoreCodec {
         } else if let stray = ltkFields.first(where: { fields[$0] != nil }) {
             throw .unexpectedField(id, stray)
         }
-        guard bond.irk != nil || bond.ltk != nil || bond.csrk != nil else { throw .noKeys(id) }
+        switch fields["KeptBy"] {
+        case nil: break
+        case "bluetoothd"?: bond.keeper = .bluetoothd
+        case _?: throw .badValue(id, "KeptBy")
+        }
+        // A bond of accessoryd's own is its keys; bluetoothd's keeps them there.
+        guard bond.keeper == .bluetoothd || bond.irk != nil || bond.ltk != nil || bond.csrk != nil else { throw .noKeys(id) }
         return bond
     }
 }

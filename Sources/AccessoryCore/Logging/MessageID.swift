@@ -53,7 +53,7 @@ public enum MessageID: String, CaseIterable, Sendable {
     case setupPairingStarted = "d4d0dd2e80f441a9842f2d96f92aa95f"
     /// A setup's pairing failed: nothing was granted, nothing stored (REASON names why).
     case setupPairingFailed = "d0e734072b0a4186b7bf879ee5e54c55"
-    /// How setup pairs: through the kernel's management interface, or not at all beside bluetoothd.
+    /// How setup pairs: through the kernel's management interface without bluetoothd, or BlueZ's D-Bus API beside it.
     case pairingMode = "172d8be9622849af841318a741935496"
 
     case bluetoothChannelOpened = "500c80a1b9224eb5bb816f5068f5e44b"

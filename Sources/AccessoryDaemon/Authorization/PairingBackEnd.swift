@@ -16,7 +16,7 @@ public enum PairingBackEndEvent: Hashable, Sendable {
 
 /// Carries out a `PairingProcedure`'s actions on the radio: the kernel's
 /// management interface without bluetoothd (`ManagementPairing`); beside
-/// bluetoothd nothing yet, and `refusal` says so. Events come back through
+/// bluetoothd its D-Bus API (`BluezPairing`). Events come back through
 /// `report`, on the event loop, never inside the call that caused them.
 public protocol PairingBackEnd: AnyObject {
     /// Why no pairing can start now, as the failure's words; nil when one can.

@@ -26,13 +26,20 @@ public final class ManagementPairing: PairingBackEnd {
     public var bluetoothdPresent: Bool? {
         didSet {
             guard bluetoothdPresent != oldValue, bluetoothdPresent == false else { return }
+            // The BlueZ back end may have written the store meanwhile.
+            bonds = store.bonds
             loadBonds()
         }
     }
 
+    /// Beside bluetoothd: a New IRK event of bluetoothd's pairing, heard
+    /// (every management socket hears it) and passed on, never answered.
+    public var identityLearned: ((_ controller: UInt16, _ randomAddress: BluetoothAddress,
+                                  _ identity: BluetoothDeviceIdentifier, _ irk: SecurityKey) -> Void)?
+
     public var refusal: String? {
         switch bluetoothdPresent {
-        case true?: return "pairing beside bluetoothd is not in this version"
+        case true?: return "bluetoothd runs: pairing goes through it, not the management interface"
         case nil: return "whether bluetoothd runs is not known, and pairing beside it would race it"
         case false?: return controllers().isEmpty ? "no Bluetooth controller to pair from" : nil
         }
@@ -227,6 +234,7 @@ public final class ManagementPairing: PairingBackEnd {
             guard let device = pairing(of: key.device, on: controller), let ltk = key.longTermKey else { return }
             pairings[device]?.ltk = ltk
         case .newIdentityResolvingKey(let controller, let randomAddress, let identity, let key):
+            if bluetoothdPresent == true { identityLearned?(controller, randomAddress, identity, key) }
             guard let device = pairing(of: identity, on: controller)
                 ?? pairings.first(where: { $0.key.address == randomAddress && $0.value.controller == controller })?.key else { return }
             pairings[device]?.irk = key

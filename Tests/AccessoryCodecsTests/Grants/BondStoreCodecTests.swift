@@ -23,6 +23,13 @@ import Testing
         Bond(accessory: AccessoryID(0x3),
              identity: BluetoothDeviceIdentifier(address: HardwareAddress("00:1B:DC:07:32:F0")!, addressType: .public),
              irk: irk),
+        // Kept by bluetoothd: no key here, or only the IRK seen going by.
+        Bond(accessory: AccessoryID(0x4),
+             identity: BluetoothDeviceIdentifier(address: HardwareAddress("00:1B:DC:07:32:F1")!, addressType: .public),
+             keeper: .bluetoothd),
+        Bond(accessory: AccessoryID(0x5),
+             identity: BluetoothDeviceIdentifier(address: HardwareAddress("C0:11:22:33:44:56")!, addressType: .random),
+             irk: irk, keeper: .bluetoothd),
     ]
 
     /// A body with a valid checksum, so that the check behind it is what refuses it.
@@ -64,6 +71,15 @@ import Testing
             ltk: LongTermKey(key: Self.ltk, ediv: 4660, rand: 0x0123_4567_89AB_CDEF, authenticated: true, secureConnections: false))
         #expect(BondStoreCodec.encode([legacy]) == sealed(Self.header + "Bonds=1\n" + Self.goodBond))
         #expect(try BondStoreCodec.decode(sealed(Self.header + "Bonds=1\n" + Self.goodBond)) == [legacy])
+    }
+
+    @Test func aBondBluetoothdKeepsIsWrittenAsSuchAndNeedsNoKey() throws {
+        let body = "[Bond 00000000000000a1]\nBluetoothAddress=C0:11:22:33:44:55\nBluetoothAddressType=1\nKeptBy=bluetoothd\n"
+        let kept = Bond(accessory: AccessoryID(0xA1),
+                        identity: BluetoothDeviceIdentifier(address: HardwareAddress("C0:11:22:33:44:55")!, addressType: .random),
+                        keeper: .bluetoothd)
+        #expect(BondStoreCodec.encode([kept]) == sealed(Self.header + "Bonds=1\n" + body))
+        #expect(try BondStoreCodec.decode(sealed(Self.header + "Bonds=1\n" + body)) == [kept])
     }
 
     @Test func aFileCutShortOrChangedIsRefused() {
@@ -123,6 +139,8 @@ import Testing
             ("no key at all",
              sealed(Self.header + "Bonds=1\n[Bond 00000000000000a1]\nBluetoothAddress=C0:11:22:33:44:55\nBluetoothAddressType=1\n"),
              .noKeys(id)),
+            ("a keeper nobody knows", bond(replacing: "LongTermKeySize=16", with: "LongTermKeySize=16\nKeptBy=bluez"),
+             .badValue(id, "KeptBy")),
         ]
         for (what, bytes, expected) in cases {
             let refused = refusal(bytes)
