@@ -70,7 +70,8 @@ class AccessoryAgent:
 
     def answer(self):
         while not self.stopping.wait(0.2):
-            asked = self.text().count("Accept pairing (yes/no)")
+            # Once per request: bluetoothctl prints its prompt again after every line of other output.
+            asked = len(re.findall(r"Request (?:authorization|confirmation)", self.text()))
             while self.answered < asked:
                 self.send("yes")
                 self.answered += 1
