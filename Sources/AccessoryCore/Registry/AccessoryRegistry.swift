@@ -26,6 +26,8 @@ public struct AccessoryRegistry: Sendable {
     private var listOfSlot: [Int] = []
     /// The slot of the Bluetooth device recorded last, for `lastRecordedSighting`.
     private var lastRecordedSlot = Int.max
+    /// The entry released last, kept for `recordClean` to reuse its storage for a new device.
+    private var spare: TrackedAccessory?
     private static let unmatchedList = 0
     private static let matchedList = 1
 
@@ -90,6 +92,27 @@ public struct AccessoryRegistry: Sendable {
         lastRecordedSlot = slot
         var events: [PresenceEvent] = []
         announce(appeared, of: .bluetooth(facts.device), present: present, slot: slot, at: now, events: &events)
+        return events
+    }
+
+    /// `recordKnown`, and for a device not known yet what `record` does with
+    /// the advertisement of this clean report, without making it first: the
+    /// new entry reuses the storage of the one released last (past the
+    /// capacity, the device just evicted), `parse`'s data is copied into it.
+    public mutating func recordClean(
+        _ facts: AdvertisingReportFacts, payload: UnsafeRawBufferPointer, at now: MonotonicInstant,
+        matchingWith index: MatchingIndex, parse: () -> AdvertisingData
+    ) -> [PresenceEvent] {
+        if let events = recordKnown(facts, payload: payload, at: now, matchingWith: index, parse: parse) { return events }
+        var events: [PresenceEvent] = []
+        let key = AccessoryKey.bluetooth(facts.device)
+        // Not known: every Bluetooth entry has its advertisement from its first report.
+        let slot = newSlot(for: key, at: now, reusing: true, events: &events)
+        let configuration = configuration
+        let (appeared, present) = slots[slot]!.heardNew(
+            facts, payload: payload, at: now, index: index, configuration: configuration, parse: parse)
+        lastRecordedSlot = slot
+        announce(appeared, of: key, present: present, slot: slot, at: now, events: &events)
         return events
     }
 
@@ -213,11 +236,24 @@ public struct AccessoryRegistry: Sendable {
     /// The slot of `key`, making room and a fresh entry when it is new.
     private mutating func slot(for key: AccessoryKey, at now: MonotonicInstant, events: inout [PresenceEvent]) -> Int {
         if let slot = slotByKey[key] { return slot }
+        return newSlot(for: key, at: now, reusing: false, events: &events)
+    }
+
+    /// A fresh entry for `key`, making room first when full; with `reusing`,
+    /// the spare entry's storage when there is one (see `TrackedAccessory.reuse`).
+    private mutating func newSlot(
+        for key: AccessoryKey, at now: MonotonicInstant, reusing: Bool, events: inout [PresenceEvent]
+    ) -> Int {
         if slotByKey.count >= configuration.capacity { evictOne(at: now, events: &events) }
         let slot: Int
         if let free = freeSlots.popLast() {
             slot = free
-            slots[slot] = TrackedAccessory(key: key, at: now)
+            if reusing, spare != nil {
+                slots[slot] = spare.take()  // moved in, not copied
+                slots[slot]!.reuse(key: key, at: now)
+            } else {
+                slots[slot] = TrackedAccessory(key: key, at: now)
+            }
         } else {
             slot = slots.count
             slots.append(TrackedAccessory(key: key, at: now))
@@ -260,20 +296,21 @@ public struct AccessoryRegistry: Sendable {
     }
 
     private mutating func evictOne(at now: MonotonicInstant, events: inout [PresenceEvent]) {
-        guard let slot = recency.last(of: Self.unmatchedList) ?? recency.last(of: Self.matchedList),
-            let tracked = slots[slot]
+        guard let slot = recency.last(of: Self.unmatchedList) ?? recency.last(of: Self.matchedList), slots[slot] != nil
         else { return }
-        if tracked.isPresent {
-            events.append(PresenceEvent(kind: .lost(.evicted), accessory: tracked.key, matches: tracked.matches, at: now))
-        }
         release(slot)
+        // Read where the released entry now lies: a copy would retain and release every buffer in it.
+        if spare?.isPresent == true {
+            events.append(PresenceEvent(kind: .lost(.evicted), accessory: spare!.key, matches: spare!.matches, at: now))
+        }
     }
 
     private mutating func release(_ slot: Int) {
-        guard let tracked = slots[slot] else { return }
+        guard let tracked = slots[slot].take() else { return }
         recency.remove(slot, list: listOfSlot[slot])
         slotByKey[tracked.key] = nil
-        slots[slot] = nil
         freeSlots.append(slot)
+        // Moved, not copied and freed: the next new device may reuse its storage.
+        spare = consume tracked
     }
 }

@@ -1,6 +1,7 @@
 /// What the registry knows about one device nearby.
 public struct TrackedAccessory: Sendable {
-    public let key: AccessoryKey
+    /// Changes only when the registry reuses a released entry for another device (`reuse`).
+    public private(set) var key: AccessoryKey
     /// The latest advertisement with scan responses merged in (Bluetooth).
     public internal(set) var advertisement: Advertisement?
     /// The latest BSS as heard (Wi-Fi).
@@ -24,6 +25,24 @@ public struct TrackedAccessory: Sendable {
         lastHeard = instant
         lastMatched = [:]
         interval = AdvertisingInterval()
+    }
+
+    /// This entry as `init(key:at:)` makes it, keeping the storage of its
+    /// advertisement, gaps and candidates: a crowd past the registry's
+    /// capacity evicts an entry for every new device, and freeing one
+    /// entry's buffers to allocate the next's cost more than the report.
+    /// The advertisement stays until `heardNew` rewrites it.
+    mutating func reuse(key: AccessoryKey, at instant: MonotonicInstant) {
+        self.key = key
+        network = nil
+        firstHeard = instant
+        lastHeard = instant
+        smoothedRSSI256 = nil
+        // A fresh empty table, as a new entry has: a kept one could list its keys in another order.
+        if !lastMatched.isEmpty { lastMatched = [:] }
+        interval.reset()
+        candidates.removeAll(keepingCapacity: true)
+        candidatesStamp = nil
     }
 
     /// The smoothed RSSI (signal for Wi-Fi), rounded to whole dBm.
@@ -101,6 +120,19 @@ public struct TrackedAccessory: Sendable {
             changed = true
         }
         let appeared = heard(facts, at: now, dataChanged: changed, index: index, configuration: configuration)
+        return (appeared, isPresent)
+    }
+
+    /// `heard` for a clean report of a device new to the registry: the
+    /// advertisement becomes what `Advertisement(report)` would be, written
+    /// into the storage this entry already holds when it was reused.
+    mutating func heardNew(
+        _ facts: AdvertisingReportFacts, payload: UnsafeRawBufferPointer, at now: MonotonicInstant,
+        index: MatchingIndex, configuration: PresenceConfiguration, parse: () -> AdvertisingData
+    ) -> (appeared: Set<DescriptorMatch>, present: Bool) {
+        if advertisement == nil { advertisement = Advertisement(device: facts.device) }
+        advertisement!.becomeFirst(facts, data: parse(), payload: payload)
+        let appeared = heard(facts, at: now, dataChanged: true, index: index, configuration: configuration)
         return (appeared, isPresent)
     }
 
