@@ -20,7 +20,7 @@ public struct AccessoryRegistry: Sendable {
 
     private var slots: [TrackedAccessory?] = []
     private var freeSlots: [Int] = []
-    private var slotByKey: [AccessoryKey: Int] = [:]
+    private var slotByKey = SlotIndex()
     private var recency = RecencyLists(lists: 2)
     /// Which recency list each occupied slot is in.
     private var listOfSlot: [Int] = []
@@ -120,14 +120,12 @@ public struct AccessoryRegistry: Sendable {
     /// what it matches at the RSSI of its last report (see
     /// `TrackedAccessory.matches(at:in:)`): what the monitor shows, read
     /// without looking the device up again or copying its entry.
-    public func lastRecordedSighting(in index: MatchingIndex) -> (Advertisement, Set<DescriptorMatch>)? {
+    public mutating func lastRecordedSighting(in index: MatchingIndex) -> (Advertisement, Set<DescriptorMatch>)? {
         guard lastRecordedSlot < slots.count else { return nil }
-        // Read where the entry lies: the array's subscript copied the whole
-        // entry out, twice, ~1,100 instructions a line of `--monitor` (callgrind, issue 25).
-        return slots.withUnsafeBufferPointer { slots in
-            guard let advertisement = slots[lastRecordedSlot]?.advertisement else { return nil }
-            return (advertisement, slots[lastRecordedSlot]!.matches(at: advertisement.rssi.map(Int.init), in: index))
-        }
+        // Mutating, so the entry is reached where it lies: read through the
+        // array (or its buffer) the whole entry was copied out, twice, ~700
+        // instructions a line of `--monitor` (callgrind, issue 25).
+        return slots[lastRecordedSlot]?.sighting(in: index)
     }
 
     /// Notes a BSS from a scan finished at `now`, matches it against `index`,
@@ -259,7 +257,7 @@ public struct AccessoryRegistry: Sendable {
             slots.append(TrackedAccessory(key: key, at: now))
             listOfSlot.append(Self.unmatchedList)
         }
-        slotByKey[key] = slot
+        slotByKey.insert(key, slot: slot)
         listOfSlot[slot] = Self.unmatchedList
         recency.pushFront(slot, list: Self.unmatchedList)
         return slot
@@ -306,11 +304,21 @@ public struct AccessoryRegistry: Sendable {
     }
 
     private mutating func release(_ slot: Int) {
-        guard let tracked = slots[slot].take() else { return }
+        guard slots[slot] != nil else { return }
+        // Moved out, not copied and freed: the next new device may reuse its
+        // storage. Even reading its key through the array copied the whole entry,
+        // and `take()` copied and destroyed it again (~600 instructions, callgrind, issue 25).
+        var moved: TrackedAccessory?
+        slots.withUnsafeMutableBufferPointer { entries in
+            // Safe: `slot` is in bounds (just read), and the element moved out is
+            // initialised again at once, so the array never holds moved-from memory.
+            let entry = entries.baseAddress! + slot
+            moved = entry.move()
+            entry.initialize(to: nil)
+        }
         recency.remove(slot, list: listOfSlot[slot])
-        slotByKey[tracked.key] = nil
+        slotByKey.remove(moved!.key)
         freeSlots.append(slot)
-        // Moved, not copied and freed: the next new device may reuse its storage.
-        spare = consume tracked
+        spare = consume moved
     }
 }

@@ -70,6 +70,14 @@ public struct TrackedAccessory: Sendable {
         return result
     }
 
+    /// The merged advertisement and what it matches at the RSSI of its
+    /// last report: the registry's `lastRecordedSighting`. Mutating only so
+    /// that callers reach it in place (see there); it changes nothing.
+    mutating func sighting(in index: MatchingIndex) -> (Advertisement, Set<DescriptorMatch>)? {
+        guard let advertisement else { return nil }
+        return (advertisement, matches(at: advertisement.rssi.map(Int.init), in: index))
+    }
+
     /// The learned advertising interval, once there are enough adverts to tell.
     public func advertisingInterval(_ configuration: PresenceConfiguration) -> Duration? {
         interval.learned(needed: configuration.intervalSamplesNeeded).map { .nanoseconds(Int64(clamping: $0)) }
