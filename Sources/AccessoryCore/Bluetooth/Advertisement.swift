@@ -127,6 +127,34 @@ public struct Advertisement: Hashable, Sendable {
         }
     }
 
+    /// Becomes the advertisement of a device's first report, as
+    /// `init(device:properties:rssi:…:data:rawAdvertisingData:controllerIndex:)`
+    /// makes it from these facts, data and bytes, but written into the
+    /// storage this value holds: the registry reuses an evicted device's.
+    public mutating func becomeFirst(_ facts: AdvertisingReportFacts, data newData: AdvertisingData, payload: UnsafeRawBufferPointer) {
+        device = facts.device
+        properties = facts.properties
+        rssi = facts.rssi
+        txPower = facts.txPower
+        primaryPHY = facts.primaryPHY
+        secondaryPHY = facts.secondaryPHY
+        controllerIndex = facts.controllerIndex
+        // `data` shares its storage with the data of the packet's kind, as the initialiser's does.
+        data = AdvertisingData()
+        if facts.isScanResponse {
+            advertisedData.removeAll()
+            if scanResponseData == nil { scanResponseData = AdvertisingData() }
+            scanResponseData!.assign(newData)
+            data = scanResponseData!
+        } else {
+            scanResponseData = nil
+            advertisedData.assign(newData)
+            data = advertisedData
+        }
+        Self.copy(payload, into: &rawAdvertisingData)
+        rawScanResponse = nil
+    }
+
     private static func copy(_ payload: UnsafeRawBufferPointer, into bytes: inout [UInt8]) {
         bytes.removeAll(keepingCapacity: true)
         bytes.append(contentsOf: payload)

@@ -375,12 +375,16 @@ public struct AdvertisingData: Hashable, Sendable {
 
     /// Calls `body` with the best name where it lies (valid only during the
     /// call) and whether it is the complete one: `localNameBytes` without a
-    /// copy. Nil, without calling `body`, when no name was heard.
-    public func withLocalName<R>(_ body: (UnsafeRawBufferPointer, _ isComplete: Bool) throws -> R) rethrows -> R? {
-        try records.withView { view in
-            if let name = view.single(ADRecords.Kind.completeName) { return try body(name, true) }
-            if let name = view.single(ADRecords.Kind.shortenedName) { return try body(name, false) }
-            return nil
+    /// copy. Does not call `body` when no name was heard. Not generic: the
+    /// monitor calls it from another module, where a generic ran unspecialised
+    /// (~400 instructions a line, callgrind, issue 25).
+    public func withLocalName(_ body: (UnsafeRawBufferPointer, _ isComplete: Bool) -> Void) {
+        records.withView { view in
+            if let name = view.single(ADRecords.Kind.completeName) {
+                body(name, true)
+            } else if let name = view.single(ADRecords.Kind.shortenedName) {
+                body(name, false)
+            }
         }
     }
 

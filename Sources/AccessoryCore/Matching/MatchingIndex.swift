@@ -183,9 +183,12 @@ public struct MatchingIndex: Sendable {
     /// registry keeps per device, so a repeated payload is not matched again.
     func candidates(_ data: AdvertisingData, into found: inout [Candidate]) {
         found.removeAll(keepingCapacity: true)
-        let slots = tables.slots
         let companies = tables.byCompanyIdentifier
         let services = tables.byServiceUUID
+        // No bucket, nothing to find (discovery with no app's descriptors):
+        // reading the records for nothing cost ~400 instructions a report (callgrind, issue 25).
+        if companies.isEmpty, services.isEmpty { return }
+        let slots = tables.slots
         data.withRecords { records in
             var heard = HeardAdvertisement(records: records, rssi: nil)
             Self.forEachBucket(of: records, companies, services) { bucket in

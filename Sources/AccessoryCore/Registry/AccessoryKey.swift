@@ -9,11 +9,15 @@ public enum AccessoryKey: Hashable, Comparable, Sendable, CustomStringConvertibl
     /// the hasher costs ~40 instructions. Addresses are 48 bits, so the
     /// address type and the case fit above them and equal keys hash alike.
     public func hash(into hasher: inout Hasher) {
+        hasher.combine(word)
+    }
+
+    /// The key in one word, distinct for distinct keys (what `hash(into:)`
+    /// feeds the hasher, and what the registry's `SlotIndex` files).
+    var word: UInt64 {
         switch self {
-        case .bluetooth(let device):
-            hasher.combine(device.address.rawValue | UInt64(device.addressType.rawValue) << 48)
-        case .wifi(let bssid):
-            hasher.combine(bssid.rawValue | 1 << 63)
+        case .bluetooth(let device): device.address.rawValue | UInt64(device.addressType.rawValue) << 48
+        case .wifi(let bssid): bssid.rawValue | 1 << 63
         }
     }
 

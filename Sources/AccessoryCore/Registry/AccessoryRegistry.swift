@@ -20,12 +20,14 @@ public struct AccessoryRegistry: Sendable {
 
     private var slots: [TrackedAccessory?] = []
     private var freeSlots: [Int] = []
-    private var slotByKey: [AccessoryKey: Int] = [:]
+    private var slotByKey = SlotIndex()
     private var recency = RecencyLists(lists: 2)
     /// Which recency list each occupied slot is in.
     private var listOfSlot: [Int] = []
     /// The slot of the Bluetooth device recorded last, for `lastRecordedSighting`.
     private var lastRecordedSlot = Int.max
+    /// The entry released last, kept for `recordClean` to reuse its storage for a new device.
+    private var spare: TrackedAccessory?
     private static let unmatchedList = 0
     private static let matchedList = 1
 
@@ -93,18 +95,37 @@ public struct AccessoryRegistry: Sendable {
         return events
     }
 
+    /// `recordKnown`, and for a device not known yet what `record` does with
+    /// the advertisement of this clean report, without making it first: the
+    /// new entry reuses the storage of the one released last (past the
+    /// capacity, the device just evicted), `parse`'s data is copied into it.
+    public mutating func recordClean(
+        _ facts: AdvertisingReportFacts, payload: UnsafeRawBufferPointer, at now: MonotonicInstant,
+        matchingWith index: MatchingIndex, parse: () -> AdvertisingData
+    ) -> [PresenceEvent] {
+        if let events = recordKnown(facts, payload: payload, at: now, matchingWith: index, parse: parse) { return events }
+        var events: [PresenceEvent] = []
+        let key = AccessoryKey.bluetooth(facts.device)
+        // Not known: every Bluetooth entry has its advertisement from its first report.
+        let slot = newSlot(for: key, at: now, reusing: true, events: &events)
+        let configuration = configuration
+        let (appeared, present) = slots[slot]!.heardNew(
+            facts, payload: payload, at: now, index: index, configuration: configuration, parse: parse)
+        lastRecordedSlot = slot
+        announce(appeared, of: key, present: present, slot: slot, at: now, events: &events)
+        return events
+    }
+
     /// The merged advertisement of the Bluetooth device recorded last, and
     /// what it matches at the RSSI of its last report (see
     /// `TrackedAccessory.matches(at:in:)`): what the monitor shows, read
     /// without looking the device up again or copying its entry.
-    public func lastRecordedSighting(in index: MatchingIndex) -> (Advertisement, Set<DescriptorMatch>)? {
+    public mutating func lastRecordedSighting(in index: MatchingIndex) -> (Advertisement, Set<DescriptorMatch>)? {
         guard lastRecordedSlot < slots.count else { return nil }
-        // Read where the entry lies: the array's subscript copied the whole
-        // entry out, twice, ~1,100 instructions a line of `--monitor` (callgrind, issue 25).
-        return slots.withUnsafeBufferPointer { slots in
-            guard let advertisement = slots[lastRecordedSlot]?.advertisement else { return nil }
-            return (advertisement, slots[lastRecordedSlot]!.matches(at: advertisement.rssi.map(Int.init), in: index))
-        }
+        // Mutating, so the entry is reached where it lies: read through the
+        // array (or its buffer) the whole entry was copied out, twice, ~700
+        // instructions a line of `--monitor` (callgrind, issue 25).
+        return slots[lastRecordedSlot]?.sighting(in: index)
     }
 
     /// Notes a BSS from a scan finished at `now`, matches it against `index`,
@@ -213,17 +234,30 @@ public struct AccessoryRegistry: Sendable {
     /// The slot of `key`, making room and a fresh entry when it is new.
     private mutating func slot(for key: AccessoryKey, at now: MonotonicInstant, events: inout [PresenceEvent]) -> Int {
         if let slot = slotByKey[key] { return slot }
+        return newSlot(for: key, at: now, reusing: false, events: &events)
+    }
+
+    /// A fresh entry for `key`, making room first when full; with `reusing`,
+    /// the spare entry's storage when there is one (see `TrackedAccessory.reuse`).
+    private mutating func newSlot(
+        for key: AccessoryKey, at now: MonotonicInstant, reusing: Bool, events: inout [PresenceEvent]
+    ) -> Int {
         if slotByKey.count >= configuration.capacity { evictOne(at: now, events: &events) }
         let slot: Int
         if let free = freeSlots.popLast() {
             slot = free
-            slots[slot] = TrackedAccessory(key: key, at: now)
+            if reusing, spare != nil {
+                slots[slot] = spare.take()  // moved in, not copied
+                slots[slot]!.reuse(key: key, at: now)
+            } else {
+                slots[slot] = TrackedAccessory(key: key, at: now)
+            }
         } else {
             slot = slots.count
             slots.append(TrackedAccessory(key: key, at: now))
             listOfSlot.append(Self.unmatchedList)
         }
-        slotByKey[key] = slot
+        slotByKey.insert(key, slot: slot)
         listOfSlot[slot] = Self.unmatchedList
         recency.pushFront(slot, list: Self.unmatchedList)
         return slot
@@ -260,20 +294,31 @@ public struct AccessoryRegistry: Sendable {
     }
 
     private mutating func evictOne(at now: MonotonicInstant, events: inout [PresenceEvent]) {
-        guard let slot = recency.last(of: Self.unmatchedList) ?? recency.last(of: Self.matchedList),
-            let tracked = slots[slot]
+        guard let slot = recency.last(of: Self.unmatchedList) ?? recency.last(of: Self.matchedList), slots[slot] != nil
         else { return }
-        if tracked.isPresent {
-            events.append(PresenceEvent(kind: .lost(.evicted), accessory: tracked.key, matches: tracked.matches, at: now))
-        }
         release(slot)
+        // Read where the released entry now lies: a copy would retain and release every buffer in it.
+        if spare?.isPresent == true {
+            events.append(PresenceEvent(kind: .lost(.evicted), accessory: spare!.key, matches: spare!.matches, at: now))
+        }
     }
 
     private mutating func release(_ slot: Int) {
-        guard let tracked = slots[slot] else { return }
+        guard slots[slot] != nil else { return }
+        // Moved out, not copied and freed: the next new device may reuse its
+        // storage. Even reading its key through the array copied the whole entry,
+        // and `take()` copied and destroyed it again (~600 instructions, callgrind, issue 25).
+        var moved: TrackedAccessory?
+        slots.withUnsafeMutableBufferPointer { entries in
+            // Safe: `slot` is in bounds (just read), and the element moved out is
+            // initialised again at once, so the array never holds moved-from memory.
+            let entry = entries.baseAddress! + slot
+            moved = entry.move()
+            entry.initialize(to: nil)
+        }
         recency.remove(slot, list: listOfSlot[slot])
-        slotByKey[tracked.key] = nil
-        slots[slot] = nil
+        slotByKey.remove(moved!.key)
         freeSlots.append(slot)
+        spare = consume moved
     }
 }

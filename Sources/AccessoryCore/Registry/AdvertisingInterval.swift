@@ -21,6 +21,13 @@ struct AdvertisingInterval: Sendable {
         lastAdvert = instant
     }
 
+    /// As new, keeping the gaps' storage: an evicted device's entry is reused for the next new one.
+    mutating func reset() {
+        gaps.removeAll(keepingCapacity: true)
+        next = 0
+        lastAdvert = nil
+    }
+
     /// The learned interval in nanoseconds, once `needed` gaps are known.
     func learned(needed: Int) -> UInt64? {
         gaps.count >= needed ? gaps.max() : nil

@@ -1,6 +1,7 @@
 /// What the registry knows about one device nearby.
 public struct TrackedAccessory: Sendable {
-    public let key: AccessoryKey
+    /// Changes only when the registry reuses a released entry for another device (`reuse`).
+    public private(set) var key: AccessoryKey
     /// The latest advertisement with scan responses merged in (Bluetooth).
     public internal(set) var advertisement: Advertisement?
     /// The latest BSS as heard (Wi-Fi).
@@ -26,6 +27,24 @@ public struct TrackedAccessory: Sendable {
         interval = AdvertisingInterval()
     }
 
+    /// This entry as `init(key:at:)` makes it, keeping the storage of its
+    /// advertisement, gaps and candidates: a crowd past the registry's
+    /// capacity evicts an entry for every new device, and freeing one
+    /// entry's buffers to allocate the next's cost more than the report.
+    /// The advertisement stays until `heardNew` rewrites it.
+    mutating func reuse(key: AccessoryKey, at instant: MonotonicInstant) {
+        self.key = key
+        network = nil
+        firstHeard = instant
+        lastHeard = instant
+        smoothedRSSI256 = nil
+        // A fresh empty table, as a new entry has: a kept one could list its keys in another order.
+        if !lastMatched.isEmpty { lastMatched = [:] }
+        interval.reset()
+        candidates.removeAll(keepingCapacity: true)
+        candidatesStamp = nil
+    }
+
     /// The smoothed RSSI (signal for Wi-Fi), rounded to whole dBm.
     public var rssi: Int? { smoothedRSSI256.map { ($0 + 128) >> 8 } }
 
@@ -49,6 +68,14 @@ public struct TrackedAccessory: Sendable {
             position += 1
         }
         return result
+    }
+
+    /// The merged advertisement and what it matches at the RSSI of its
+    /// last report: the registry's `lastRecordedSighting`. Mutating only so
+    /// that callers reach it in place (see there); it changes nothing.
+    mutating func sighting(in index: MatchingIndex) -> (Advertisement, Set<DescriptorMatch>)? {
+        guard let advertisement else { return nil }
+        return (advertisement, matches(at: advertisement.rssi.map(Int.init), in: index))
     }
 
     /// The learned advertising interval, once there are enough adverts to tell.
@@ -101,6 +128,19 @@ public struct TrackedAccessory: Sendable {
             changed = true
         }
         let appeared = heard(facts, at: now, dataChanged: changed, index: index, configuration: configuration)
+        return (appeared, isPresent)
+    }
+
+    /// `heard` for a clean report of a device new to the registry: the
+    /// advertisement becomes what `Advertisement(report)` would be, written
+    /// into the storage this entry already holds when it was reused.
+    mutating func heardNew(
+        _ facts: AdvertisingReportFacts, payload: UnsafeRawBufferPointer, at now: MonotonicInstant,
+        index: MatchingIndex, configuration: PresenceConfiguration, parse: () -> AdvertisingData
+    ) -> (appeared: Set<DescriptorMatch>, present: Bool) {
+        if advertisement == nil { advertisement = Advertisement(device: facts.device) }
+        advertisement!.becomeFirst(facts, data: parse(), payload: payload)
+        let appeared = heard(facts, at: now, dataChanged: true, index: index, configuration: configuration)
         return (appeared, isPresent)
     }
 

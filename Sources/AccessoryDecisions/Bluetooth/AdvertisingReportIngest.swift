@@ -41,9 +41,15 @@ public final class AdvertisingReportIngest {
         hasFastPath = recordKnown != nil
     }
 
-    /// Everything into `pipeline`, reports of known devices by its fast path.
+    /// Everything into `pipeline`, every clean legacy report by its fast
+    /// path (`recordClean`), which takes new devices too: true always.
     public convenience init(pipeline: DiscoveryPipeline) {
-        self.init(record: { pipeline.record($0) }, recordKnown: { pipeline.recordKnown($0, payload: $1, parse: $2) })
+        self.init(
+            record: { pipeline.record($0) },
+            recordKnown: {
+                pipeline.recordClean($0, payload: $1, parse: $2)
+                return true
+            })
     }
 
     /// What `ingest` returns for legacy advertising reports it read in place:
@@ -108,10 +114,9 @@ public final class AdvertisingReportIngest {
         return event
     }
 
-    /// A legacy report read in place: a repeat of a clean payload goes to
-    /// `recordKnown` as it lies (parsed into reused storage only if it
-    /// changed); anything else, or a device not known yet, is
-    /// copied, parsed and recorded.
+    /// A legacy report read in place: a clean payload goes to `recordKnown`
+    /// as it lies (parsed into reused storage only if it changed); anything
+    /// else, or a report `recordKnown` does not take, is copied, parsed and recorded.
     private func ingest(_ report: BorrowedLEAdvertisingReport, controller: UInt16?) {
         if hasFastPath, AdvertisingDataParser.isClean(report.data),
             recordKnown(report.data, Advertisement.facts(of: report, controllerIndex: controller))

@@ -54,8 +54,17 @@ public final class DiscoveryPipeline {
     public var hasSightingObservers: Bool { !sightingObservers.isEmpty }
 
     public func record(_ advertisement: Advertisement) {
-        var advertisement = advertisement
-        if resolvesAddresses, let identity = resolvedIdentity(of: advertisement.device) { advertisement.device = identity }
+        // Copied only when an address resolves: a copy is a retain of every buffer in it.
+        if resolvesAddresses, let identity = resolvedIdentity(of: advertisement.device) {
+            var resolved = advertisement
+            resolved.device = identity
+            recordResolved(resolved)
+        } else {
+            recordResolved(advertisement)
+        }
+    }
+
+    private func recordResolved(_ advertisement: Advertisement) {
         let events = registry.record(advertisement, at: clock.now, matchingWith: index)
         recorded(advertisement.device, events)
     }
@@ -68,12 +77,31 @@ public final class DiscoveryPipeline {
     public func recordKnown(
         _ facts: AdvertisingReportFacts, payload: UnsafeRawBufferPointer, parse: () -> AdvertisingData
     ) -> Bool {
-        var facts = facts
-        if resolvesAddresses, let identity = resolvedIdentity(of: facts.device) { facts.device = identity }
+        let facts = resolved(facts)
         guard let events = registry.recordKnown(facts, payload: payload, at: clock.now, matchingWith: index, parse: parse)
         else { return false }
         recorded(facts.device, events)
         return true
+    }
+
+    /// A clean report, of a device known or not (see
+    /// `AccessoryRegistry.recordClean`): `record` of the advertisement it
+    /// makes, without making it. The ingest's path for every clean legacy report.
+    public func recordClean(
+        _ facts: AdvertisingReportFacts, payload: UnsafeRawBufferPointer, parse: () -> AdvertisingData
+    ) {
+        let facts = resolved(facts)
+        let events = registry.recordClean(facts, payload: payload, at: clock.now, matchingWith: index, parse: parse)
+        recorded(facts.device, events)
+    }
+
+    /// The facts under the identity their address resolves to, if it does.
+    @inline(__always)
+    private func resolved(_ facts: AdvertisingReportFacts) -> AdvertisingReportFacts {
+        guard resolvesAddresses, let identity = resolvedIdentity(of: facts.device) else { return facts }
+        var resolved = facts
+        resolved.device = identity
+        return resolved
     }
 
     private func recorded(_ device: BluetoothDeviceIdentifier, _ events: [PresenceEvent]) {
