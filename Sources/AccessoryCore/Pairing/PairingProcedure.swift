@@ -6,7 +6,9 @@
 ///
 /// The path: `start` → `.connect` → `connected` → `.announcePairing`
 /// (PickerSetupPairing) and `.pair` → any number of `prompted` → `.ask` the
-/// approver → their `answer` → `.reply` to the back end → `paired` →
+/// approver (a number or a passkey; Just Works is confirmed at once, the
+/// approval having been the consent) → their `answer` → `.reply` to the
+/// back end → `paired` →
 /// `.completed`: only then does the adapter store the grant and send
 /// AccessoryAdded and PickerDidDismiss. Every other end is `.abandon` (the
 /// adapter cancels the pairing, removes any key it produced, disconnects)
