@@ -200,14 +200,17 @@ public final class Daemon {
                 let broker = ChannelBroker(loop: loop, controllers: { [unowned self] in
                     let settings = configuration.bluetooth
                     return ((try? BluetoothControllerInfo.all()) ?? radios.bluetoothControllers).filter {
-                        settings.uses(controller: $0.index) && !settings.exclusiveControllers.contains($0.index)
+                        settings.shares(controller: $0.index)
                     }
                 }, logger: logger)
                 // A bonded accessory is reached at the private address it was heard from last, unless
-                // the kernel holds its IRK: then the kernel resolves its addresses itself and connects
-                // only to a pending connection under the identity address.
+                // the kernel holds its IRK (loaded by accessoryd, or by bluetoothd for its bonds): then
+                // the kernel resolves its addresses itself and connects only to a pending connection
+                // under the identity address.
                 broker.currentAddress = { [unowned self] identity in
-                    pairing?.kernelResolves(identity) == true ? identity : discovery.currentAddress(of: identity)
+                    let kernelResolves = pairingBluetoothd == true ? bluezPairing?.kernelResolves(identity)
+                                                                   : pairing?.kernelResolves(identity)
+                    return kernelResolves == true ? identity : discovery.currentAddress(of: identity)
                 }
                 service?.channels = broker
             }
@@ -340,7 +343,7 @@ public final class Daemon {
         let controllers = { [unowned self] () -> [UInt16] in
             let settings = configuration.bluetooth
             return ((try? BluetoothControllerInfo.all()) ?? radios.bluetoothControllers)
-                .filter { settings.uses(controller: $0.index) && !settings.exclusiveControllers.contains($0.index) }
+                .filter { settings.shares(controller: $0.index) }
                 .map(\.index)
         }
         do {

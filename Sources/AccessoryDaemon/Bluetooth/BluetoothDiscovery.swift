@@ -84,7 +84,7 @@ public final class BluetoothDiscovery {
         if settings.powerControllers == .auto {
             power = ControllerPower(
                 setting: settings.powerControllers,
-                uses: { [settings] index in settings.uses(controller: index) && !settings.exclusiveControllers.contains(index) },
+                uses: { [settings] index in settings.shares(controller: index) },
                 loop: loop, logger: logger)
         }
         do {

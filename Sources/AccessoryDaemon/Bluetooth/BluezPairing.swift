@@ -138,6 +138,13 @@ public final class BluezPairing: PairingBackEnd {
         return .medium
     }
 
+    /// Whether the kernel holds `identity`'s IRK: a bond bluetoothd keeps with
+    /// an IRK (bluetoothd loads its bonds' IRKs into the kernel, at its start
+    /// and as each pairing ends).
+    public func kernelResolves(_ identity: BluetoothDeviceIdentifier) -> Bool {
+        bluetoothdPresent && bonds.values.contains { $0.identity == identity && $0.irk != nil && $0.keeper == .bluetoothd }
+    }
+
     // MARK: PairingBackEnd
 
     public func connect(_ device: BluetoothDeviceIdentifier) {

@@ -29,6 +29,12 @@ public struct BluetoothSettings: Hashable, Sendable {
         controllers?.contains(index) ?? true || exclusiveControllers.contains(index)
     }
 
+    /// A controller accessoryd uses through the kernel's stack, as bluetoothd may:
+    /// where channels are opened and pairings made (not one held as a user channel).
+    public func shares(controller index: UInt16) -> Bool {
+        uses(controller: index) && !exclusiveControllers.contains(index)
+    }
+
     /// Parses `hci0 hci2` or `0,2` (space or comma separated); nil for a bad entry.
     public static func controllerList(_ text: String) -> Set<UInt16>? {
         var indices = Set<UInt16>()

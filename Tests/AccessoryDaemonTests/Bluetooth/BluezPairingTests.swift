@@ -217,6 +217,8 @@ final class BluezPairingBusTests {
         #expect(events.last == .paired)
         try pairing.keepBond(of: device, for: AccessoryID(0xA2))
         #expect(pairing.bonds[AccessoryID(0xA2)] == Bond(accessory: AccessoryID(0xA2), identity: device, keeper: .bluetoothd))
+        // No IRK in the record: channels go to the address heard last.
+        #expect(!pairing.kernelResolves(device))
         pairing.removeBond(of: AccessoryID(0xA2), device: device)
 
         connected2()
@@ -226,6 +228,11 @@ final class BluezPairingBusTests {
         run { events.count == 4 }
         try pairing.keepBond(of: device, for: AccessoryID(0xA3))
         #expect(pairing.bonds[AccessoryID(0xA3)] == Bond(accessory: AccessoryID(0xA3), identity: identity, irk: irk, keeper: .bluetoothd))
+        // bluetoothd loaded that IRK into the kernel: a channel asks for the identity address.
+        #expect(pairing.kernelResolves(identity))
+        #expect(!pairing.kernelResolves(device))
+        pairing.bluetoothd(present: false)
+        #expect(!pairing.kernelResolves(identity))
     }
 
     private func connected2() {
