@@ -5,7 +5,8 @@ import AccessoryPlatform
 /// with the capability the pairing asks for, because bluetoothd reads the
 /// capability from the registration when Pair is called (src/device.c); a
 /// pairing that asks for another capability re-registers, unless a pairing
-/// with the current one still runs. Calls are taken only from bluetoothd's
+/// with the current one still runs, and it is unregistered once no pairing
+/// is left. Calls are taken only from bluetoothd's
 /// unique name and only for a device accessoryd is pairing; the prompt's
 /// method call stays unanswered until the procedure replies.
 extension BluezPairing {
@@ -55,6 +56,31 @@ extension BluezPairing {
         } catch {
             registered = nil
             register()
+        }
+    }
+
+    /// Unregisters the agent once no pairing of accessoryd's is left. BlueZ
+    /// makes the first agent registered its default agent: on a gateway with
+    /// no agent of its own, accessoryd's would otherwise stay the default,
+    /// set every controller's IO capability to its own and be asked about
+    /// pairings that are not accessoryd's (it refuses them).
+    func releaseAgentIfIdle() {
+        guard registered != nil, !agentBusy, agentWaiters.isEmpty, pairings.isEmpty else { return }
+        agentBusy = true
+        let released = { [weak self] in
+            guard let self else { return }
+            agentBusy = false
+            registered = nil
+            logger.debug("Pairing agent unregistered from bluetoothd: no pairing of accessoryd's runs")
+            nextAgentWaiter()
+        }
+        do {
+            try bus.callAsync(destination: Self.service, path: BluezObjectPath.root, interface: "org.bluez.AgentManager1",
+                              member: "UnregisterAgent", timeout: Self.callTimeout, autoStart: false, { call in
+                call.append(objectPath: Self.agentPath)
+            }) { _ in released() }
+        } catch {
+            released()
         }
     }
 

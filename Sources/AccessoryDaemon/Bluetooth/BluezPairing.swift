@@ -4,9 +4,9 @@ import AccessoryRadios
 import Logging
 
 /// Pairing during setup beside bluetoothd, through BlueZ's D-Bus API:
-/// accessoryd's own `org.bluez.Agent1` (registered, never the default
-/// agent: bluetoothd sends a pairing's prompts to the agent of whoever called
-/// Device1.Pair), the accessory's Device1 found by a discovery of
+/// accessoryd's own `org.bluez.Agent1`, registered only while a pairing
+/// runs (bluetoothd sends a pairing's prompts to the agent of whoever called
+/// Device1.Pair, and makes the first agent registered its default), the accessory's Device1 found by a discovery of
 /// accessoryd's, and Device1.Pair called without waiting. bluetoothd keeps
 /// the keys and loads them into the kernel; the bond store only records that
 /// this accessory's bond is bluetoothd's (and its IRK when the management
@@ -199,6 +199,7 @@ public final class BluezPairing: PairingBackEnd {
             callLogged(BluezObjectPath.adapter(pairing.controller), "org.bluez.Adapter1", "RemoveDevice") { $0.append(objectPath: pairing.path) }
         }
         stopDiscoveryIfIdle()
+        releaseAgentIfIdle()
     }
 
     public func keepBond(of device: BluetoothDeviceIdentifier, for accessory: AccessoryID) throws -> BluetoothDeviceIdentifier {
@@ -211,6 +212,7 @@ public final class BluezPairing: PairingBackEnd {
         try store.write(next)
         bonds = next
         pairings[device] = nil
+        releaseAgentIfIdle()
         logger.info("Bond kept by bluetoothd for accessory \(accessory) (\(bond.identity))",
                     metadata: ["accessory.id": "\(accessory)", "identity": "\(bond.identity)",
                                "bond.keeper": "bluetoothd", "bond.irk": "\(bond.irk != nil)"])

@@ -183,6 +183,9 @@ final class BluezPairingBusTests {
         #expect(calls == ["Get", "RegisterAgent NoInputNoOutput", "Pair", "Disconnect"])
 
         try pairing.keepBond(of: device, for: AccessoryID(0xA1))
+        // No pairing left: the agent goes, so it does not stay bluetoothd's default.
+        run { calls.last == "UnregisterAgent" }
+        #expect(calls.last == "UnregisterAgent")
         #expect(pairing.bonds[AccessoryID(0xA1)]?.keeper == .bluetoothd)
         #expect(pairing.requiredSecurity(for: AccessoryID(0xA1)) == .medium)
         pairing.removeBond(of: AccessoryID(0xA1), device: device)
@@ -267,8 +270,8 @@ final class BluezPairingBusTests {
         #expect(events.last == .pairingFailed(.rejectedByAccessory))
         // Pair ran: whatever it left is removed with the setup.
         pairing.abandon(device)
-        run { calls.last?.hasPrefix("RemoveDevice") == true }
-        #expect(calls.last == "RemoveDevice \(path)")
+        run { calls.last == "UnregisterAgent" }
+        #expect(calls.suffix(2) == ["RemoveDevice \(path)", "UnregisterAgent"])
     }
 
     @Test("a bond bluetoothd already had is not removed when the setup is abandoned")
@@ -284,7 +287,8 @@ final class BluezPairingBusTests {
         try connection.callAsync(destination: "org.bluez", path: "/probe", interface: "org.example.Probe", member: "Probe",
                                  timeout: .seconds(20), autoStart: false) { _ in probed = true }
         run { probed }
-        #expect(calls.suffix(2) == ["Pair", "Probe"])
+        // No RemoveDevice, only the agent's unregistration.
+        #expect(calls.suffix(3) == ["Pair", "UnregisterAgent", "Probe"])
     }
 
     @Test("Agent1 calls from anyone but bluetoothd, for a device not being paired, or out of range are rejected")
