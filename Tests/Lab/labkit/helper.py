@@ -1,10 +1,15 @@
 """The helper API a scenario's test file uses: `self.lab` in a LabTestCase."""
 
 import os
+import subprocess
 import unittest
 
 from . import bluetooth, hardware, journal, processes, wifi
 from .daemon import Daemon
+
+
+# An app as a user of its own, with no capability and no group: what accessoryd must serve.
+AS_NOBODY = ["setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups"]
 
 
 class Lab:
@@ -49,6 +54,14 @@ class Lab:
         daemon = Daemon(argv, log_path, notify_path, env)
         self._daemons.append(daemon)
         return daemon
+
+    def example_app(self, *arguments, stdin=None):
+        """accessory-example as nobody, in the background: its output piped, its errors added to
+        <evidence>/example-app.log."""
+        self.log("$ (as nobody) accessory-example " + " ".join(arguments))
+        with open(os.path.join(self.evidence_dir, "example-app.log"), "a") as log:
+            return subprocess.Popen(AS_NOBODY + [self.binary("accessory-example"), *arguments],
+                                    stdin=stdin, stdout=subprocess.PIPE, stderr=log, text=True)
 
     def accessoryctl(self, *arguments, timeout=30):
         """Run accessoryctl as root (the administrator); its stdout. A failure fails the test."""

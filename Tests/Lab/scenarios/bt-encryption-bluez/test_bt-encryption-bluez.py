@@ -12,81 +12,14 @@ accessory; until bluetoothd knows it, the test toggles hci1's advertising, as bt
 
 import os
 import re
-import subprocess
 import tempfile
 import threading
 import time
 
 from labkit import LabTestCase
+from labkit.bluez import AccessoryAgent, device_path, forget_each_other, paired, start_bluetoothd
+from labkit.lock import APP, CHARACTERISTIC, SERVICE, VALUE
 from labkit.message_ids import ACCESSORY_APPROVED, PAIRING_MODE, SETUP_PAIRING_STARTED
-
-VALUE = "door locked"
-SERVICE = "4C616253-656E-736F-7200-000000000001"
-CHARACTERISTIC = "4C616253-656E-736F-7200-000000000002"
-APP = f"""\
-[App]
-Name=lock-app
-User=nobody
-Supports=Bluetooth
-
-[Bluetooth]
-ServiceUUIDs={SERVICE}
-Names=Lab Sensor
-Pairing=yes
-"""
-AS_NOBODY = ["setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups"]
-
-
-def device_path(controller, address):
-    return f"/org/bluez/{controller}/dev_" + address.replace(":", "_").upper()
-
-
-class AccessoryAgent:
-    """bluetoothctl as bluetoothd's default agent, saying yes to every pairing it is asked about:
-    the accessory's side of Just Works (an accessory without buttons)."""
-
-    def __init__(self, lab):
-        self.log_path = os.path.join(lab.evidence_dir, "bluetoothctl-agent.log")
-        self.output = open(self.log_path, "wb")
-        self.process = subprocess.Popen(["bluetoothctl", "--agent", "NoInputNoOutput"], stdin=subprocess.PIPE,
-                                        stdout=self.output, stderr=subprocess.STDOUT)
-        self.answered = 0
-        self.stopping = threading.Event()
-        # bluetoothctl registers its agent once it is connected to bluetoothd; commands before that fail.
-        lab.wait_until(lambda: "Agent registered" in self.text(), timeout=30, what="bluetoothctl's agent")
-        self.send("default-agent")
-        lab.wait_until(lambda: "Default agent request successful" in self.text(), timeout=30,
-                       what="bluetoothctl to be the default agent")
-        self.thread = threading.Thread(target=self.answer, daemon=True)
-        self.thread.start()
-
-    def send(self, line):
-        self.process.stdin.write((line + "\n").encode())
-        self.process.stdin.flush()
-
-    def text(self):
-        with open(self.log_path, "rb") as handle:
-            return handle.read().decode(errors="replace")
-
-    def answer(self):
-        while not self.stopping.wait(0.2):
-            # Once per request: bluetoothctl prints its prompt again after every line of other output.
-            asked = len(re.findall(r"Request (?:authorization|confirmation)", self.text()))
-            while self.answered < asked:
-                self.send("yes")
-                self.answered += 1
-
-    def close(self):
-        self.stopping.set()
-        self.thread.join(timeout=5)
-        if self.process.poll() is None:
-            try:
-                self.send("quit")
-                self.process.wait(timeout=10)
-            except (BrokenPipeError, subprocess.TimeoutExpired):
-                self.process.kill()
-                self.process.wait()
-        self.output.close()
 
 
 def le_links(lab, controller):
@@ -99,22 +32,8 @@ class EncryptionBesideBluezTests(LabTestCase):
         controllers = {c.name: c for c in self.lab.bluetooth_controllers()}
         self.gateway_address = controllers["hci0"].address
         self.peer_address = controllers["hci1"].address
-        # Powered through the management interface, as bt-encryption says: only then does the kernel
-        # register its Security Manager for a controller. bluetoothd finds them powered and keeps them so.
-        for index in ("0", "1"):
-            for setting in (["power", "off"], ["bondable", "on"], ["power", "on"]):
-                self.lab.run(["btmgmt", "--index", index, *setting], timeout=20).check()
-        self.bluetoothd = self.lab.start_daemon(["/usr/sbin/bluetoothd", "-n", "-d"], notify=False, name="bluetoothd")
-        self.addCleanup(self.bluetoothd.stop)
-        for address in (self.gateway_address, self.peer_address):
-            self.lab.wait_until(lambda: "Powered: yes" in self.lab.run(["bluetoothctl", "show", address]).stdout,
-                                timeout=30, what=f"bluetoothd to power {address}")
-        # Nothing left from an earlier run in this boot: each side forgets the other.
-        self.forget("hci0", self.peer_address)
-        self.forget("hci1", self.gateway_address)
-        # bluetoothd's storage outlives the scenario: leave no bond behind for the next.
-        self.addCleanup(self.forget, "hci1", self.gateway_address)
-        self.addCleanup(self.forget, "hci0", self.peer_address)
+        self.bluetoothd = start_bluetoothd(self, [self.gateway_address, self.peer_address])
+        forget_each_other(self, self.gateway_address, self.peer_address)
         self.agent = AccessoryAgent(self.lab)
         self.addCleanup(self.agent.close)
         # After bluetoothd: the kernel gives an LE link's ATT channel to the newest listener, and
@@ -126,10 +45,6 @@ class EncryptionBesideBluezTests(LabTestCase):
         self.addCleanup(self.peripheral.stop)
         self.lab.wait_until(lambda: "serving hci1" in self.peripheral.output() or self.failed_early(),
                             timeout=30, what="lab-peripheral to advertise and listen on hci1")
-
-    def forget(self, controller, address):
-        self.lab.run(["busctl", "call", "org.bluez", f"/org/bluez/{controller}", "org.bluez.Adapter1",
-                      "RemoveDevice", "o", device_path(controller, address)], timeout=20)
 
     def failed_early(self):
         if not self.peripheral.is_running():
@@ -166,14 +81,8 @@ class EncryptionBesideBluezTests(LabTestCase):
         daemon.wait_ready(timeout=90)
         return daemon
 
-    def example(self, *arguments):
-        self.lab.log("$ (as nobody) accessory-example " + " ".join(arguments))
-        log = open(os.path.join(self.lab.evidence_dir, "example-app.log"), "a")
-        return subprocess.Popen(AS_NOBODY + [self.lab.binary("accessory-example"), *arguments],
-                                stdout=subprocess.PIPE, stderr=log, text=True)
-
     def read_as_app(self, *arguments):
-        app = self.example(*arguments, "--read", f"{SERVICE}/{CHARACTERISTIC}")
+        app = self.lab.example_app(*arguments, "--read", f"{SERVICE}/{CHARACTERISTIC}")
         try:
             output, _ = app.communicate(timeout=120)
         finally:
@@ -190,8 +99,8 @@ class EncryptionBesideBluezTests(LabTestCase):
         try:
             mode = self.lab.wait_for_journal(MESSAGE_ID=PAIRING_MODE)
             self.assertEqual(mode.get("PAIRING_MODE"), "bluez", mode)
-            app = self.example("--bluetooth-service", SERVICE, "--name-substring", "Lab Sensor", "--pairing",
-                               "--read", f"{SERVICE}/{CHARACTERISTIC}")
+            app = self.lab.example_app("--bluetooth-service", SERVICE, "--name-substring", "Lab Sensor", "--pairing",
+                                       "--read", f"{SERVICE}/{CHARACTERISTIC}")
             try:
                 found = {}
 
@@ -245,7 +154,7 @@ class EncryptionBesideBluezTests(LabTestCase):
             self.lab.accessoryctl("remove", accessory.group(1))
             self.lab.wait_until(lambda: self.paired_in_bluetoothd() is None, timeout=30,
                                 what="bluetoothd to forget the accessory")
-            self.assertNotIn(self.peer_address, self.lab.run(["bluetoothctl", "devices", "Paired"]).stdout)
+            self.assertNotIn(self.peer_address, paired(self.lab))
             with open(os.path.join(state, "bonds")) as handle:
                 self.assertNotIn("KeptBy=bluetoothd", handle.read())
         finally:

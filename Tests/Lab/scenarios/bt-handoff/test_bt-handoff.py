@@ -28,7 +28,6 @@ Names=Lab Sensor
 """
 INTRUDER = APP.replace("sensor-logger", "intruder").replace("User=nobody", "User=daemon")
 
-AS_NOBODY = ["setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups"]
 AS_DAEMON = ["setpriv", "--reuid=daemon", "--regid=daemon", "--clear-groups"]
 
 INTRUDER_SCRIPT = """
@@ -67,12 +66,6 @@ class HandoffTests(LabTestCase):
     def ctl(self, *arguments):
         return self.lab.accessoryctl(*arguments)
 
-    def example(self, *arguments, stdin=None):
-        log = open(os.path.join(self.lab.evidence_dir, "example-app.log"), "a")
-        self.lab.log("$ (as nobody) accessory-example " + " ".join(arguments))
-        return subprocess.Popen(AS_NOBODY + [self.lab.binary("accessory-example"), *arguments],
-                                stdin=stdin, stdout=subprocess.PIPE, stderr=log, text=True)
-
     def accessory(self):
         listing = self.ctl("accessories")
         match = re.search(r"^([0-9a-f]{16})\s+sensor-logger", listing, re.M)
@@ -80,8 +73,8 @@ class HandoffTests(LabTestCase):
         return match.group(1)
 
     def test_a_the_app_reads_its_sensor_over_the_handed_socket(self):
-        app = self.example("--bluetooth-service", SERVICE, "--name-substring", "Lab Sensor",
-                           "--read", f"{SERVICE}/{CHARACTERISTIC}")
+        app = self.lab.example_app("--bluetooth-service", SERVICE, "--name-substring", "Lab Sensor",
+                                   "--read", f"{SERVICE}/{CHARACTERISTIC}")
         try:
             # No capability at all: whatever it does on the radio, accessoryd does for it.
             # Popen can return while the child is still the forked python3 (root, every
@@ -128,7 +121,7 @@ class HandoffTests(LabTestCase):
 
     def test_c_removing_the_grant_takes_the_socket_away(self):
         accessory = self.accessory()
-        app = self.example("--read", f"{SERVICE}/{CHARACTERISTIC}", "--hold", stdin=subprocess.PIPE)
+        app = self.lab.example_app("--read", f"{SERVICE}/{CHARACTERISTIC}", "--hold", stdin=subprocess.PIPE)
         try:
             first = ""
             while "read:" not in first:

@@ -12,22 +12,8 @@ import subprocess
 import tempfile
 
 from labkit import LabTestCase
-
-VALUE = "door locked"
-SERVICE = "4C616253-656E-736F-7200-000000000001"
-CHARACTERISTIC = "4C616253-656E-736F-7200-000000000002"
-APP = f"""\
-[App]
-Name=lock-app
-User=nobody
-Supports=Bluetooth
-
-[Bluetooth]
-ServiceUUIDs={SERVICE}
-Names=Lab Sensor
-Pairing=yes
-"""
-AS_NOBODY = ["setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups"]
+from labkit.helper import AS_NOBODY
+from labkit.lock import APP, CHARACTERISTIC, SERVICE, VALUE
 
 
 class PairingTests(LabTestCase):

@@ -10,39 +10,17 @@ over a new channel."""
 
 import os
 import re
-import select
-import subprocess
 import tempfile
 import time
 
 from labkit import LabTestCase
 from labkit.bluetooth import peripheral_command
+from labkit.lock import APP, CHARACTERISTIC, SERVICE, VALUE
 from labkit.message_ids import ACCESSORY_APPROVED, PAIRING_MODE
+from labkit.rotation import IRK, RotationReader
 
-SERVICE = "4C616253-656E-736F-7200-000000000001"
-CHARACTERISTIC = "4C616253-656E-736F-7200-000000000002"
-VALUE = "door locked"
-IRK = "ec0234a357c8ad05341010a60a397d9b"
 ROTATE_SECONDS = 3
 ROTATIONS = 3
-APP = f"""\
-[App]
-Name=lock-app
-User=nobody
-Supports=Bluetooth
-
-[Bluetooth]
-ServiceUUIDs={SERVICE}
-Names=Lab Sensor
-Pairing=yes
-"""
-AS_NOBODY = ["setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups"]
-
-
-def rotation_of(line):
-    """The rotation number in an `advertisement:` line's data (manufacturer data FFFF), or None."""
-    match = re.search(r"data=(?:[0-9a-f]{2})*?04ffffff([0-9a-f]{2})", line)
-    return int(match.group(1), 16) if match else None
 
 
 class PrivacyPairingTests(LabTestCase):
@@ -80,12 +58,6 @@ class PrivacyPairingTests(LabTestCase):
     def air(self, command):
         return peripheral_command(self.control, command)
 
-    def example(self, *arguments):
-        self.lab.log("$ (as nobody) accessory-example " + " ".join(arguments))
-        log = open(os.path.join(self.lab.evidence_dir, "example-app.log"), "a")
-        return subprocess.Popen(AS_NOBODY + [self.lab.binary("accessory-example"), *arguments],
-                                stdout=subprocess.PIPE, stderr=log, text=True)
-
     def finish(self, app, timeout=90):
         try:
             output, _ = app.communicate(timeout=timeout)
@@ -108,8 +80,8 @@ class PrivacyPairingTests(LabTestCase):
             daemon.wait_ready(timeout=90)
             mode = self.lab.wait_for_journal(MESSAGE_ID=PAIRING_MODE)
             self.assertEqual(mode.get("PAIRING_MODE"), "mgmt", mode)
-            app = self.example("--bluetooth-service", SERVICE, "--name-substring", "Lab Sensor", "--pairing",
-                               "--read", f"{SERVICE}/{CHARACTERISTIC}")
+            app = self.lab.example_app("--bluetooth-service", SERVICE, "--name-substring", "Lab Sensor", "--pairing",
+                                       "--read", f"{SERVICE}/{CHARACTERISTIC}")
             found = {}
 
             def listed():
@@ -142,24 +114,14 @@ class PrivacyPairingTests(LabTestCase):
             # The sensor restarts, its key from its bond file, and rotates its address from now on.
             self.start_peripheral("--rotate-seconds", str(ROTATE_SECONDS))
             self.assertIn("loaded 1 key(s)", self.peripheral.output())
-            follower = self.example("--follow", "120")
-            lines, seen = [], []
+            follower = self.lab.example_app("--follow", "120")
+            reader = RotationReader(self, follower)
             try:
-                deadline = time.monotonic() + ROTATE_SECONDS * (ROTATIONS + 1) + 40
-                while len(set(seen)) < ROTATIONS + 1:
-                    self.assertLess(time.monotonic(), deadline, "rotations seen: " + repr(seen))
-                    ready, _, _ = select.select([follower.stdout], [], [], max(0, deadline - time.monotonic()))
-                    text = follower.stdout.readline() if ready else ""
-                    if not text:
-                        raise AssertionError("the app ended or went quiet:\n" + "".join(lines))
-                    lines.append(text)
-                    self.lab.log("app: " + text.rstrip())
-                    if text.startswith("advertisement:") and rotation_of(text) is not None:
-                        seen.append(rotation_of(text))
+                reader.until(lambda seen: len(set(seen)) > ROTATIONS, time.monotonic() + ROTATE_SECONDS * (ROTATIONS + 1) + 40)
             finally:
                 follower.kill()
                 follower.wait(timeout=30)
-            text = "".join(lines)
+            lines, text = reader.lines, reader.text()
             self.assertIn(f"bluetooth={self.sensor}/public", text)
             self.assertNotIn(f"presence: {accessory} absent", text)
             self.assertTrue(all(l.startswith(f"advertisement: {accessory} ") for l in lines
@@ -169,7 +131,7 @@ class PrivacyPairingTests(LabTestCase):
 
             # A new channel, to whichever address it has now, encrypted with the bond.
             self.air("hold")
-            reader = self.example("--read", f"{SERVICE}/{CHARACTERISTIC}")
+            reader = self.lab.example_app("--read", f"{SERVICE}/{CHARACTERISTIC}")
             output = self.finish(reader)
             self.assertEqual(reader.returncode, 0, output)
             self.assertIn(f'read: {CHARACTERISTIC} = "{VALUE}"', output)

@@ -9,19 +9,17 @@ address: the kernel holds the IRK accessoryd loaded and resolves the sensor's ad
 
 import os
 import re
-import select
-import subprocess
 import time
 
 from labkit import LabTestCase
 from labkit.bluetooth import peripheral_command
+from labkit.rotation import IRK, RotationReader
 from labkit.message_ids import BLUETOOTH_CHANNEL_OPENED
 
 SERVICE = "4C616253-656E-736F-7200-000000000001"
 CHARACTERISTIC = "4C616253-656E-736F-7200-000000000002"
 VALUE = "21.5 C"
 # The IRK of the Core Specification's sample data (Vol 3 Part H, Appendix D.7 uses it for ah).
-IRK = "ec0234a357c8ad05341010a60a397d9b"
 ACCESSORY = "00000000000000a1"
 ROTATE_SECONDS = 3
 # Rotations the app must see after its first advertisement (four addresses).
@@ -38,8 +36,6 @@ ServiceUUIDs={SERVICE}
 Names=Lab Sensor
 """
 
-AS_NOBODY = ["setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups"]
-
 
 def fnv1a64(body):
     value = 0xcbf29ce484222325
@@ -52,12 +48,6 @@ def store_file(header, body):
     """A store in accessoryd's framing: the body, then its FNV-1a-64 checksum."""
     data = (f"# accessoryd {header} store: written atomically by accessoryd; do not edit.\n" + body).encode()
     return data + f"[Checksum]\nFNV-1a-64={fnv1a64(data)}\n".encode()
-
-
-def rotation_of(line):
-    """The rotation number in an `advertisement:` line's data (manufacturer data FFFF), or None."""
-    match = re.search(r"data=(?:[0-9a-f]{2})*?04ffffff([0-9a-f]{2})", line)
-    return int(match.group(1), 16) if match else None
 
 
 class RotationTests(LabTestCase):
@@ -101,43 +91,19 @@ class RotationTests(LabTestCase):
     def air(cls, command):
         return peripheral_command(cls.control, command)
 
-    def example(self, *arguments):
-        log = open(os.path.join(self.lab.evidence_dir, "example-app.log"), "a")
-        self.lab.log("$ (as nobody) accessory-example " + " ".join(arguments))
-        return subprocess.Popen(AS_NOBODY + [self.lab.binary("accessory-example"), *arguments],
-                                stdout=subprocess.PIPE, stderr=log, text=True)
-
     def test_a_the_app_follows_its_sensor_across_rotations_then_reads_it(self):
-        app = self.example("--follow", "120")
-        lines = []
+        app = self.lab.example_app("--follow", "120")
+        reader = RotationReader(self, app)
         try:
-            def line(timeout):
-                ready, _, _ = select.select([app.stdout], [], [], timeout)
-                text = app.stdout.readline() if ready else ""
-                if not text:
-                    raise AssertionError("the app ended or went quiet:\n" + "".join(lines))
-                lines.append(text)
-                self.lab.log("app: " + text.rstrip())
-                return text
-
-            seen = []
             deadline = time.monotonic() + ROTATE_SECONDS * (ROTATIONS + 1) + 30
-            while len(set(seen)) < ROTATIONS + 1:
-                self.assertLess(time.monotonic(), deadline, "rotations seen: " + repr(seen))
-                text = line(deadline - time.monotonic())
-                if text.startswith("advertisement:") and rotation_of(text) is not None:
-                    seen.append(rotation_of(text))
+            reader.until(lambda seen: len(set(seen)) > ROTATIONS, deadline)
             # The address it advertises from now stays; the app hears the advertisement made with it.
             held = int(re.search(r"rotation (\d+)", self.air("hold")).group(1)) % 256
-            while held not in seen:
-                self.assertLess(time.monotonic(), deadline + 20, "the held rotation's advertisement")
-                text = line(deadline + 20 - time.monotonic())
-                if text.startswith("advertisement:") and rotation_of(text) is not None:
-                    seen.append(rotation_of(text))
+            reader.until(lambda seen: held in seen, deadline + 20)
         finally:
             app.kill()
             app.wait(timeout=30)
-        text = "".join(lines)
+        lines, seen, text = reader.lines, reader.seen, reader.text()
         # One accessory, under its identity address, present, never absent, one advertisement per rotation.
         self.assertIn(f"accessory {ACCESSORY} \"Lab Sensor\"", text)
         self.assertIn(f"bluetooth={self.sensor}/public", text)
@@ -150,7 +116,7 @@ class RotationTests(LabTestCase):
         self.assertGreaterEqual(len(addresses), ROTATIONS + 1, self.peripheral.output())
         self.assertTrue(all(int(a[0], 16) >> 2 == 0b01 for a in addresses), "resolvable private addresses")
 
-        reader = self.example("--read", f"{SERVICE}/{CHARACTERISTIC}")
+        reader = self.lab.example_app("--read", f"{SERVICE}/{CHARACTERISTIC}")
         try:
             output, _ = reader.communicate(timeout=90)
         finally:

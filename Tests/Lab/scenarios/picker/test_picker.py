@@ -6,7 +6,6 @@ what, under MESSAGE_IDs."""
 
 import os
 import re
-import subprocess
 
 from labkit import LabTestCase
 from labkit.message_ids import (ACCESSORY_APPROVED, ACCESSORY_REMOVED, APPROVAL_WINDOW_OPENED,
@@ -37,8 +36,6 @@ SSIDPrefixes=ACME-
 
 # The README's walk-through runs as root, with a manifest of its own.
 SHELL_APP = APP.replace("acme-sensor-logger", "gateway-shell").replace("User=nobody", "User=root")
-
-AS_NOBODY = ["setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups"]
 
 
 class PickerTests(LabTestCase):
@@ -83,13 +80,6 @@ class PickerTests(LabTestCase):
         self.lab.log(found["text"])
         return found["request"], found["text"]
 
-    def example(self, *arguments):
-        """The example app as nobody, in the background; stdout and stderr to the evidence."""
-        log = open(os.path.join(self.lab.evidence_dir, "example-app.log"), "a")
-        self.lab.log("$ (as nobody) accessory-example " + " ".join(arguments))
-        return subprocess.Popen(AS_NOBODY + [self.lab.binary("accessory-example"), *arguments],
-                                stdout=subprocess.PIPE, stderr=log, text=True)
-
     def test_a_the_readme_walkthrough_by_hand(self):
         opened = self.busctl("/org/accessoryagent", "org.accessoryagent.Manager1", "OpenPersistentSession")
         session = re.search(r'"(/org/accessoryagent/session/\d+)"', opened.stdout).group(1)
@@ -126,7 +116,7 @@ class PickerTests(LabTestCase):
         self.busctl(session, "org.accessoryagent.Session1", "Invalidate")
 
     def test_b_the_example_app_gets_the_sensor_approved_with_accessoryctl(self):
-        app = self.example("--bluetooth-service", "180F", "--name-substring", "Acme")
+        app = self.lab.example_app("--bluetooth-service", "180F", "--name-substring", "Acme")
         try:
             request, listing = self.wait_for_candidate(self.sensor)
             self.assertIn("acme-sensor-logger", listing)
@@ -147,7 +137,7 @@ class PickerTests(LabTestCase):
         self.ctl("allow", "--app", "acme-sensor-logger", "--for", "5m")
         opened = self.lab.wait_for_journal(MESSAGE_ID=APPROVAL_WINDOW_OPENED, APP="acme-sensor-logger")
         self.assertEqual(opened.get("DECIDED_BY"), "administrator root (uid 0)")
-        app = self.example("--wifi-ssid-prefix", "ACME-")
+        app = self.lab.example_app("--wifi-ssid-prefix", "ACME-")
         try:
             output, _ = app.communicate(timeout=120)
         finally:
