@@ -55,6 +55,8 @@ public enum MessageID: String, CaseIterable, Sendable {
     case setupPairingFailed = "d0e734072b0a4186b7bf879ee5e54c55"
     /// How setup pairs: through the kernel's management interface without bluetoothd, or BlueZ's D-Bus API beside it.
     case pairingMode = "172d8be9622849af841318a741935496"
+    /// A migrated accessory's bond that bluetoothd already kept is recorded with its grant (no keys, no IRK).
+    case bondAdopted = "00ac3049e49f4848a11bbe73bf26597f"
 
     case bluetoothChannelOpened = "500c80a1b9224eb5bb816f5068f5e44b"
     case hotspotJoinResult = "8af494bf5bf64b65a682f485c608fb14"

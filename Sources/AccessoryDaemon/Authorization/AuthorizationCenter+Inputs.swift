@@ -52,9 +52,11 @@ extension AuthorizationCenter {
 
     @discardableResult
     public func migrate(session: UInt64, manifest: AppManifest, items: [MigrationItem]) throws(AccessorySetupError) -> UInt32 {
-        try transact { core, now, _ throws(AccessorySetupError) in
+        let number = try transact { core, now, _ throws(AccessorySetupError) in
             try core.migrate(session: session, manifest: manifest, items: items, at: now)
         }
+        lookUpBonds(forMigration: number)
+        return number
     }
 
     public func updatePicker(session: UInt64, manifest: AppManifest? = nil, shown: [(candidate: UInt32, name: String, image: String)]) throws(AccessorySetupError) {
@@ -69,10 +71,14 @@ extension AuthorizationCenter {
 
     @discardableResult
     public func approve(_ number: UInt32, candidate: UInt32, name: String?, by decider: Decider) throws(AccessorySetupError) -> [AccessoryID] {
-        try transact { core, now, registry throws(AccessorySetupError) in
+        let migration = core.requests.open[number].flatMap { $0.isMigration ? $0 : nil }
+        let granted = try transact { core, now, registry throws(AccessorySetupError) in
             try core.approve(number, candidate: candidate, name: name, decidedBy: decider.description,
                              approver: decider.pairingApprover, registry: registry, at: now)
         }
+        // In the same turn of the loop as the grant: no channel can be opened to it before its record is.
+        if let migration { adoptBonds(of: migration, granted: granted) }
+        return granted
     }
 
     public func deny(_ number: UInt32, by decider: Decider) throws(AccessorySetupError) {

@@ -12,7 +12,7 @@ import Logging
 public final class AuthorizationCenter {
     public let store: GrantStore
     let pipeline: DiscoveryPipeline
-    private let logger: Logger
+    let logger: Logger
     private weak var scheduler: (any Scheduler)?
     private var timer: (token: TimerToken, due: MonotonicInstant)?
     public internal(set) var core: AuthorizationCore
@@ -24,6 +24,9 @@ public final class AuthorizationCenter {
     /// The pairings of approved accessories that need one; without a
     /// scheduler (a caller driving deadlines itself) none can run.
     let pairings: SetupPairings?
+    /// Open migration requests' questions to bluetoothd about their Bluetooth
+    /// items (`MigrationBondAdoption`), by request number.
+    var bondLookups: [UInt32: MigrationBondAdoption.Lookup] = [:]
 
     /// `scheduler` nil: no deadline timer (the caller calls `deadlineReached`).
     public init(store: GrantStore, pipeline: DiscoveryPipeline, logger: Logger, scheduler: (any Scheduler)?) {

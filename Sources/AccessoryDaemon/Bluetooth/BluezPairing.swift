@@ -72,7 +72,7 @@ public final class BluezPairing: PairingBackEnd {
     let controllers: () -> [UInt16]
     var pairings: [BluetoothDeviceIdentifier: Pairing] = [:]
     /// The store's bonds, as last read or written.
-    public private(set) var bonds: [AccessoryID: Bond]
+    public internal(set) var bonds: [AccessoryID: Bond]
     private(set) var bluetoothdPresent = false
     /// org.bluez's unique name, from the reply to RegisterAgent: the only
     /// peer whose Agent1 calls are taken.

@@ -1,0 +1,147 @@
+import AccessoryCore
+import AccessoryPlatform
+
+/// Adopting a bond bluetoothd already keeps, for a migration that names
+/// the device (ASMigrationDisplayItem's "peripheral already known").
+///
+/// bluetoothd is asked with one GetManagedObjects: every Device1 under a
+/// controller accessoryd shares, matched by Address and AddressType (after
+/// pairing, Address is the identity address the accessory gave, whatever
+/// the object's path says). The record says only that bluetoothd keeps the
+/// bond: its keys stay in bluetoothd, which loads them into the kernel, so
+/// channels ask for medium security and removal is Adapter1.RemoveDevice,
+/// as for a bond setup made. bluetoothd does not give the IRK over D-Bus,
+/// so the record has none: accessoryd's own scanner cannot resolve such an
+/// accessory's private addresses and follows it only while it advertises
+/// under its identity address (the kernel, holding the IRK, still connects
+/// to it there).
+extension BluezPairing: BondAdopter {
+    /// How long bluetoothd has to say which devices it keeps bonds of.
+    static let lookupTimeout: Duration = .seconds(5)
+
+    /// One lookup's single answer: from the reply or the time box, whichever comes first.
+    private final class Lookup {
+        var answer: ((BondLookupAnswer) -> Void)?
+        var call: PendingBusCall?
+        var timer: TimerToken?
+        let scheduler: any Scheduler
+
+        init(_ answer: @escaping (BondLookupAnswer) -> Void, scheduler: any Scheduler) {
+            self.answer = answer
+            self.scheduler = scheduler
+        }
+
+        func give(_ result: BondLookupAnswer) {
+            guard let answer else { return }
+            self.answer = nil
+            call?.cancel()
+            call = nil
+            if let timer { scheduler.cancel(timer) }
+            timer = nil
+            answer(result)
+        }
+    }
+
+    public func lookUpBonds(of devices: Set<BluetoothDeviceIdentifier>, answer: @escaping (BondLookupAnswer) -> Void) {
+        let lookup = Lookup(answer, scheduler: scheduler)
+        guard bluetoothdPresent else {
+            scheduler.at(scheduler.now) { lookup.give(.failed("bluetoothd is not running")) }
+            return
+        }
+        let shared = Set(controllers())
+        lookup.timer = scheduler.at(scheduler.now.advanced(by: Self.lookupTimeout)) {
+            lookup.give(.failed("bluetoothd did not answer within \(Self.lookupTimeout.components.seconds) s"))
+        }
+        do throws(BusError) {
+            // sd-bus's own timeout is later than the time box: the scheduler's decides.
+            lookup.call = try bus.callAsync(destination: Self.service, path: "/", interface: "org.freedesktop.DBus.ObjectManager",
+                                            member: "GetManagedObjects", timeout: Self.callTimeout, autoStart: false) { result in
+                switch result {
+                case .success(let reply):
+                    do throws(BusError) {
+                        lookup.give(.bonded(Self.bonded(try Self.devices(in: reply), among: devices, on: shared)))
+                    } catch {
+                        lookup.give(.failed("bluetoothd's list of devices could not be read: \(error.name)"))
+                    }
+                case .failure(let error):
+                    lookup.give(.failed("bluetoothd's GetManagedObjects failed: \(DisplayText.excerpt(error.name))"))
+                }
+            }
+        } catch {
+            scheduler.at(scheduler.now) { lookup.give(.failed("cannot ask bluetoothd: \(error.name)")) }
+        }
+    }
+
+    public func adopt(_ adopted: [AccessoryID: BluetoothDeviceIdentifier]) throws {
+        guard !adopted.isEmpty else { return }
+        var next = store.bonds
+        // No IRK: bluetoothd does not give it over D-Bus (see above).
+        for (accessory, identity) in adopted { next[accessory] = Bond(accessory: accessory, identity: identity, keeper: .bluetoothd) }
+        try store.write(next)
+        bonds = next
+    }
+
+    /// A Device1 as GetManagedObjects lists it: what adoption looks at.
+    struct Device: Hashable {
+        var controller: UInt16
+        var identifier: BluetoothDeviceIdentifier
+        var paired: Bool
+        /// nil where bluetoothd has no Bonded property (before BlueZ 5.65ish: Paired meant bonded).
+        var bonded: Bool?
+    }
+
+    /// The devices of `devices` bluetoothd keeps a bond of, on a controller in `controllers`.
+    static func bonded(_ listed: [Device], among devices: Set<BluetoothDeviceIdentifier>, on controllers: Set<UInt16>) -> Set<BluetoothDeviceIdentifier> {
+        // Paired without bonding leaves no keys to reconnect with: nothing to adopt.
+        Set(listed.filter { controllers.contains($0.controller) && devices.contains($0.identifier) && ($0.bonded ?? $0.paired) }
+            .map(\.identifier))
+    }
+
+    /// The Device1 objects of a GetManagedObjects reply (`a{oa{sa{sv}}}`);
+    /// one whose path, Address or AddressType is not bluetoothd's form is left out.
+    static func devices(in reply: BusMessage) throws(BusError) -> [Device] {
+        var devices: [Device] = []
+        try reply.readArray("{oa{sa{sv}}}") { () throws(BusError) in
+            try reply.readContainer("e", "oa{sa{sv}}") { () throws(BusError) in
+                let path = try reply.readObjectPath()
+                try reply.readArray("{sa{sv}}") { () throws(BusError) in
+                    try reply.readContainer("e", "sa{sv}") { () throws(BusError) in
+                        guard try reply.readString() == "org.bluez.Device1" else { return try reply.skip("a{sv}") }
+                        var address: BluetoothAddress?
+                        var type: BluetoothAddressType?
+                        var paired = false
+                        var bonded: Bool?
+                        try reply.readArray("{sv}") { () throws(BusError) in
+                            try reply.readContainer("e", "sv") { () throws(BusError) in
+                                let name = try reply.readString()
+                                switch (name, reply.peekType()?.contents) {
+                                case ("Address", "s"):
+                                    try reply.readContainer("v", "s") { () throws(BusError) in address = BluetoothAddress(try reply.readString()) }
+                                case ("AddressType", "s"):
+                                    try reply.readContainer("v", "s") { () throws(BusError) in
+                                        type = switch try reply.readString() {
+                                        case "public": .public
+                                        case "random": .random
+                                        default: nil
+                                        }
+                                    }
+                                case ("Paired", "b"):
+                                    try reply.readContainer("v", "b") { () throws(BusError) in paired = try reply.readBool() }
+                                case ("Bonded", "b"):
+                                    try reply.readContainer("v", "b") { () throws(BusError) in bonded = try reply.readBool() }
+                                default:
+                                    try reply.skip("v")
+                                }
+                            }
+                        }
+                        if let (controller, _) = BluezObjectPath.device(path), let address, let type {
+                            devices.append(Device(controller: controller, identifier: BluetoothDeviceIdentifier(address: address, addressType: type),
+                                                  paired: paired, bonded: bonded))
+                        }
+                    }
+                }
+            }
+        }
+        return devices
+    }
+}
