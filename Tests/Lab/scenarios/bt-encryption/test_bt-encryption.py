@@ -5,34 +5,27 @@ app's descriptor, accessoryd (no bluetoothd here) pairs it during setup through 
 management interface (Just Works: the administrator's approval is the consent, and
 lab-peripheral --accept-pairing confirms the accessory's side), and the
 app's read over the handed-over channel succeeds; after a restart accessoryd loads the bond
-and a new channel reads again. The controllers are powered through the management interface
+and a new channel reads again; removing the accessory removes its key from the store and the
+kernel (its list in debugfs). The controllers are powered through the management interface
 first: the kernel registers its Security Manager for a controller only when powered that way (a
 controller brought up with HCIDEVUP alone answers every request for security with "security
 requested but not available")."""
 
 import os
 import re
-import subprocess
 import tempfile
 
 from labkit import LabTestCase
+from labkit.lock import APP, CHARACTERISTIC, SERVICE, VALUE
 from labkit.message_ids import ACCESSORY_APPROVED, PAIRING_MODE, SETUP_PAIRING_STARTED
 
-VALUE = "door locked"
-SERVICE = "4C616253-656E-736F-7200-000000000001"
-CHARACTERISTIC = "4C616253-656E-736F-7200-000000000002"
-APP = f"""\
-[App]
-Name=lock-app
-User=nobody
-Supports=Bluetooth
 
-[Bluetooth]
-ServiceUUIDs={SERVICE}
-Names=Lab Sensor
-Pairing=yes
-"""
-AS_NOBODY = ["setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups"]
+def kernel_long_term_keys(lab, controller):
+    """The LTKs the kernel holds for `controller`, from debugfs: one line per key, its peer's address
+    first (upper-cased, as the lab writes addresses)."""
+    lab.run(["sh", "-c", "mountpoint -q /sys/kernel/debug || mount -t debugfs debugfs /sys/kernel/debug"]).check()
+    with open(f"/sys/kernel/debug/bluetooth/{controller}/long_term_keys") as handle:
+        return handle.read().upper()
 
 
 def le_links(lab, controller):
@@ -91,12 +84,6 @@ class EncryptionTests(LabTestCase):
         daemon.wait_ready(timeout=90)
         return daemon
 
-    def example(self, *arguments):
-        self.lab.log("$ (as nobody) accessory-example " + " ".join(arguments))
-        log = open(os.path.join(self.lab.evidence_dir, "example-app.log"), "a")
-        return subprocess.Popen(AS_NOBODY + [self.lab.binary("accessory-example"), *arguments],
-                                stdout=subprocess.PIPE, stderr=log, text=True)
-
     def test_b_setup_pairs_and_the_app_reads_then_after_a_restart_again(self):
         apps = self.lab.write_app_manifests({"lock-app": APP})
         state = tempfile.mkdtemp(prefix="state-", dir=self.lab.scratch_dir)
@@ -104,8 +91,8 @@ class EncryptionTests(LabTestCase):
         try:
             mode = self.lab.wait_for_journal(MESSAGE_ID=PAIRING_MODE)
             self.assertEqual(mode.get("PAIRING_MODE"), "mgmt", mode)
-            app = self.example("--bluetooth-service", SERVICE, "--name-substring", "Lab Sensor", "--pairing",
-                               "--read", f"{SERVICE}/{CHARACTERISTIC}")
+            app = self.lab.example_app("--bluetooth-service", SERVICE, "--name-substring", "Lab Sensor", "--pairing",
+                                       "--read", f"{SERVICE}/{CHARACTERISTIC}")
             try:
                 found = {}
 
@@ -155,7 +142,7 @@ class EncryptionTests(LabTestCase):
         daemon = self.start_accessoryd(apps, state)
         try:
             self.lab.wait_for_journal(MESSAGE_ID=PAIRING_MODE, count=2)
-            app = self.example("--read", f"{SERVICE}/{CHARACTERISTIC}")
+            app = self.lab.example_app("--read", f"{SERVICE}/{CHARACTERISTIC}")
             try:
                 output, _ = app.communicate(timeout=90)
             finally:
@@ -164,5 +151,16 @@ class EncryptionTests(LabTestCase):
             self.assertEqual(app.returncode, 0, output)
             self.assertIn(f'read: {CHARACTERISTIC} = "{VALUE}"', output)
             self.assertNotIn("pairing confirmed for", self.peripheral.output())
+
+            # The administrator removes the accessory: its bond goes from the store and the kernel.
+            self.assertIn(self.peer_address, kernel_long_term_keys(self.lab, "hci0"))
+            listing = self.lab.accessoryctl("accessories")
+            accessory = re.search(r"^([0-9a-f]{16})\s+lock-app", listing, re.M)
+            self.assertIsNotNone(accessory, listing)
+            self.lab.accessoryctl("remove", accessory.group(1))
+            self.lab.wait_until(lambda: self.peer_address not in kernel_long_term_keys(self.lab, "hci0"), timeout=30,
+                                what="the kernel to forget the accessory's key")
+            with open(os.path.join(state, "bonds")) as handle:
+                self.assertNotIn(self.peer_address, handle.read())
         finally:
             daemon.stop()
