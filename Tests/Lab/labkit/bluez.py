@@ -5,6 +5,7 @@ import os
 import re
 import subprocess
 import threading
+import time
 
 
 def device_path(controller, address):
@@ -41,6 +42,28 @@ def forget_each_other(test, gateway, accessory):
     for controller, address in (("hci0", accessory), ("hci1", gateway)):
         forget(test.lab, controller, address)
         test.addCleanup(forget, test.lab, controller, address)
+
+
+def device_property(lab, address, name, controller="hci0"):
+    """A property of bluetoothd's Device1 for `address`, as busctl prints it (`b true`); None without one."""
+    result = lab.run(["busctl", "get-property", "org.bluez", device_path(controller, address), "org.bluez.Device1",
+                      name], timeout=20)
+    return result.stdout.strip() if result.returncode == 0 else None
+
+
+def nudge_until_known(lab, address, keep_going=lambda: True, timeout=90):
+    """Toggles hci1's advertising until bluetoothd's discovery on hci0 has a Device1 for `address`;
+    whether it has. The emulated controller reports an advertiser once per scan, at once when the
+    scan is enabled, before the kernel counts its discovery as running, so bluetoothd's discovery
+    would otherwise never hear it (as bt-coexistence found)."""
+    deadline = time.monotonic() + timeout
+    while device_property(lab, address, "Address") is None:
+        if not keep_going() or time.monotonic() > deadline:
+            return False
+        for enable in ("00", "01"):
+            lab.run(["hcitool", "-i", "hci1", "cmd", "0x08", "0x000a", enable], timeout=20)
+        time.sleep(1)
+    return True
 
 
 def paired(lab):

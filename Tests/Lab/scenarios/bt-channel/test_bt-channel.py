@@ -13,6 +13,7 @@ import subprocess
 import time
 
 from labkit import LabTestCase
+from labkit.peripheral import le_links, serve
 
 VALUE = "21.5 C"
 PSM = 0x0080  # the first dynamic LE PSM
@@ -67,17 +68,7 @@ class ChannelTests(LabTestCase):
                             what="the previous test's LE link to go down")
         controllers = {c.name: c for c in self.lab.bluetooth_controllers()}
         self.peer = controllers["hci1"].address + "/public"
-        self.peripheral = self.lab.start_daemon(
-            [self.lab.binary("lab-peripheral"), "serve", "--controller", "hci1", "--value", VALUE,
-             "--psm", str(PSM)],
-            notify=False, name="lab-peripheral")
-        self.lab.wait_until(lambda: "serving hci1" in self.peripheral.output() or self.failed_early(),
-                            timeout=30, what="lab-peripheral to advertise and listen on hci1")
-
-    def failed_early(self):
-        if not self.peripheral.is_running():
-            raise AssertionError(f"lab-peripheral exited:\n{self.peripheral.output()}")
-        return False
+        self.peripheral = serve(self.lab, "--value", VALUE, "--psm", str(PSM))
 
     def tearDown(self):
         self.peripheral.stop()

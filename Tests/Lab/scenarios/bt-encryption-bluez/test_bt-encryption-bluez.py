@@ -14,17 +14,13 @@ import os
 import re
 import tempfile
 import threading
-import time
 
 from labkit import LabTestCase
-from labkit.bluez import AccessoryAgent, device_path, forget_each_other, paired, start_bluetoothd
+from labkit.bluez import (AccessoryAgent, device_property, forget_each_other, nudge_until_known, paired,
+                          start_bluetoothd)
 from labkit.lock import APP, CHARACTERISTIC, SERVICE, VALUE
 from labkit.message_ids import ACCESSORY_APPROVED, PAIRING_MODE, SETUP_PAIRING_STARTED
-
-
-def le_links(lab, controller):
-    listing = lab.run(["hcitool", "-i", controller, "con"], timeout=10).stdout
-    return [line for line in listing.splitlines() if " LE " in line]
+from labkit.peripheral import le_links, serve
 
 
 class EncryptionBesideBluezTests(LabTestCase):
@@ -38,41 +34,14 @@ class EncryptionBesideBluezTests(LabTestCase):
         self.addCleanup(self.agent.close)
         # After bluetoothd: the kernel gives an LE link's ATT channel to the newest listener, and
         # the accessory's GATT server is lab-peripheral's, not bluetoothd's own on hci1.
-        self.peripheral = self.lab.start_daemon(
-            [self.lab.binary("lab-peripheral"), "serve", "--controller", "hci1", "--value", VALUE,
-             "--require-encryption"],
-            notify=False, name="lab-peripheral")
-        self.addCleanup(self.peripheral.stop)
-        self.lab.wait_until(lambda: "serving hci1" in self.peripheral.output() or self.failed_early(),
-                            timeout=30, what="lab-peripheral to advertise and listen on hci1")
+        self.peripheral = serve(self.lab, "--value", VALUE, "--require-encryption")
 
-    def failed_early(self):
-        if not self.peripheral.is_running():
-            raise AssertionError(f"lab-peripheral exited:\n{self.peripheral.output()}")
-        return False
-
-    def known_to_bluetoothd(self):
-        return self.lab.run(["busctl", "get-property", "org.bluez", device_path("hci0", self.peer_address),
-                             "org.bluez.Device1", "Address"], timeout=20).returncode == 0
-
-    def nudge_until_known(self, app):
-        """Toggles hci1's advertising (lab-peripheral's) until bluetoothd has the accessory's Device1."""
-        def nudge():
-            while app.poll() is None and not self.known_to_bluetoothd():
-                for enable in ("00", "01"):
-                    self.lab.run(["hcitool", "-i", "hci1", "cmd", "0x08", "0x000a", enable], timeout=20)
-                time.sleep(1)
-        thread = threading.Thread(target=nudge, daemon=True)
+    def nudging_until_known(self, app):
+        """nudge_until_known in a thread of its own, while the app's setup runs."""
+        thread = threading.Thread(target=nudge_until_known, daemon=True,
+                                  args=(self.lab, self.peer_address, lambda: app.poll() is None))
         thread.start()
         return thread
-
-    def paired_in_bluetoothd(self):
-        """bluetoothd's Paired property of the accessory on hci0; None when it has no such device."""
-        result = self.lab.run(["busctl", "get-property", "org.bluez", device_path("hci0", self.peer_address),
-                               "org.bluez.Device1", "Paired"], timeout=20)
-        if result.returncode != 0:
-            return None
-        return result.stdout.strip() == "b true"
 
     def start_accessoryd(self, apps, state):
         config = self.lab.write_file("accessoryd.conf", "[Bluetooth]\nControllers=hci0\n")
@@ -114,7 +83,7 @@ class EncryptionBesideBluezTests(LabTestCase):
 
                 self.lab.wait_until(listed, timeout=60, what="the lock as a candidate")
                 self.lab.accessoryctl("approve", found["request"], "1")
-                nudging = self.nudge_until_known(app)
+                nudging = self.nudging_until_known(app)
                 output, _ = app.communicate(timeout=150)
                 nudging.join(timeout=30)
             finally:
@@ -129,7 +98,7 @@ class EncryptionBesideBluezTests(LabTestCase):
             approved = self.lab.wait_for_journal(MESSAGE_ID=ACCESSORY_APPROVED, APP="lock-app")
             self.assertEqual(approved.get("IDENTITY"), f"{self.peer_address}/public")
             # bluetoothd keeps the bond; accessoryd's store only says so.
-            self.assertTrue(self.paired_in_bluetoothd(), "bluetoothd lists the accessory as paired")
+            self.assertEqual(device_property(self.lab, self.peer_address, "Paired"), "b true", "bluetoothd lists it as paired")
             with open(os.path.join(state, "bonds")) as handle:
                 store = handle.read()
             self.assertIn("KeptBy=bluetoothd", store)
@@ -152,7 +121,7 @@ class EncryptionBesideBluezTests(LabTestCase):
             accessory = re.search(r"^([0-9a-f]{16})\s+lock-app", listing, re.M)
             self.assertIsNotNone(accessory, listing)
             self.lab.accessoryctl("remove", accessory.group(1))
-            self.lab.wait_until(lambda: self.paired_in_bluetoothd() is None, timeout=30,
+            self.lab.wait_until(lambda: device_property(self.lab, self.peer_address, "Paired") is None, timeout=30,
                                 what="bluetoothd to forget the accessory")
             self.assertNotIn(self.peer_address, paired(self.lab))
             with open(os.path.join(state, "bonds")) as handle:

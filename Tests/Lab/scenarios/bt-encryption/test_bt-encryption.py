@@ -18,6 +18,7 @@ import tempfile
 from labkit import LabTestCase
 from labkit.lock import APP, CHARACTERISTIC, SERVICE, VALUE
 from labkit.message_ids import ACCESSORY_APPROVED, PAIRING_MODE, SETUP_PAIRING_STARTED
+from labkit.peripheral import le_links, serve
 
 
 def kernel_long_term_keys(lab, controller):
@@ -49,17 +50,8 @@ class EncryptionTests(LabTestCase):
         self.start_peripheral()
 
     def start_peripheral(self):
-        self.peripheral = self.lab.start_daemon(
-            [self.lab.binary("lab-peripheral"), "serve", "--controller", "hci1", "--value", VALUE,
-             "--require-encryption", "--accept-pairing", "--bond-file", self.bond_file],
-            notify=False, name="lab-peripheral")
-        self.lab.wait_until(lambda: "serving hci1" in self.peripheral.output() or self.failed_early(),
-                            timeout=30, what="lab-peripheral to advertise and listen on hci1")
-
-    def failed_early(self):
-        if not self.peripheral.is_running():
-            raise AssertionError(f"lab-peripheral exited:\n{self.peripheral.output()}")
-        return False
+        self.peripheral = serve(self.lab, "--value", VALUE, "--require-encryption", "--accept-pairing",
+                                "--bond-file", self.bond_file)
 
     def tearDown(self):
         self.peripheral.stop()
@@ -136,8 +128,6 @@ class EncryptionTests(LabTestCase):
         self.assertIn("key kept in", self.peripheral.output())
         self.peripheral.stop()
         self.start_peripheral()
-        self.lab.wait_until(lambda: "serving hci1" in self.peripheral.output() or self.failed_early(),
-                            timeout=30, what="lab-peripheral to serve again")
         self.assertIn("loaded 1 key(s)", self.peripheral.output())
         daemon = self.start_accessoryd(apps, state)
         try:

@@ -16,13 +16,14 @@ import os
 import re
 import subprocess
 import tempfile
-import time
 
 from labkit import LabTestCase
-from labkit.bluez import AccessoryAgent, device_path, forget_each_other, paired, start_bluetoothd
+from labkit.bluez import (AccessoryAgent, device_property, forget_each_other, nudge_until_known, paired,
+                          start_bluetoothd)
 from labkit.helper import AS_NOBODY
 from labkit.lock import CHARACTERISTIC, SERVICE, VALUE
 from labkit.message_ids import ACCESSORIES_MIGRATED, BOND_ADOPTED, PAIRING_MODE
+from labkit.peripheral import le_links, serve
 
 APP = f"""\
 [App]
@@ -59,11 +60,6 @@ print("added", *added, flush=True)
 """
 
 
-def le_links(lab, controller):
-    listing = lab.run(["hcitool", "-i", controller, "con"], timeout=10).stdout
-    return [line for line in listing.splitlines() if " LE " in line]
-
-
 class MigrationBesideBluezTests(LabTestCase):
     def setUp(self):
         controllers = {c.name: c for c in self.lab.bluetooth_controllers()}
@@ -75,28 +71,7 @@ class MigrationBesideBluezTests(LabTestCase):
         self.bluetoothctl = AccessoryAgent(self.lab)
         self.addCleanup(self.bluetoothctl.close)
         # After bluetoothd: the accessory's GATT server is lab-peripheral's, not bluetoothd's own on hci1.
-        self.peripheral = self.lab.start_daemon(
-            [self.lab.binary("lab-peripheral"), "serve", "--controller", "hci1", "--value", VALUE,
-             "--require-encryption"],
-            notify=False, name="lab-peripheral")
-        self.addCleanup(self.peripheral.stop)
-        self.lab.wait_until(lambda: "serving hci1" in self.peripheral.output() or self.failed_early(),
-                            timeout=30, what="lab-peripheral to advertise and listen on hci1")
-
-    def failed_early(self):
-        if not self.peripheral.is_running():
-            raise AssertionError(f"lab-peripheral exited:\n{self.peripheral.output()}")
-        return False
-
-    def known_to_bluetoothd(self):
-        return self.lab.run(["busctl", "get-property", "org.bluez", device_path("hci0", self.peer_address),
-                             "org.bluez.Device1", "Address"], timeout=20).returncode == 0
-
-    def device_property(self, name):
-        """A property of bluetoothd's Device1 for the accessory on hci0, as busctl prints it; None without one."""
-        result = self.lab.run(["busctl", "get-property", "org.bluez", device_path("hci0", self.peer_address),
-                               "org.bluez.Device1", name], timeout=20)
-        return result.stdout.strip() if result.returncode == 0 else None
+        self.peripheral = serve(self.lab, "--value", VALUE, "--require-encryption")
 
     def pair_in_bluetoothd(self):
         """The person's bluetoothctl on the gateway: an LE scan on hci0 until bluetoothd knows the
@@ -107,20 +82,14 @@ class MigrationBesideBluezTests(LabTestCase):
         ctl.send(f"select {self.gateway_address}")
         ctl.send("scan le")
 
-        def nudged():
-            for enable in ("00", "01"):
-                self.lab.run(["hcitool", "-i", "hci1", "cmd", "0x08", "0x000a", enable], timeout=20)
-            if self.known_to_bluetoothd():
-                return True
-            time.sleep(1)
-            return False
-        self.lab.wait_until(nudged, timeout=90, what="bluetoothd's discovery on hci0 to find the accessory")
+        self.assertTrue(nudge_until_known(self.lab, self.peer_address),
+                        "bluetoothd's discovery on hci0 to find the accessory")
         ctl.send("scan off")
         ctl.send(f"pair {self.peer_address}")
         self.lab.wait_until(lambda: "Pairing successful" in ctl.text() or "Failed to pair" in ctl.text(), timeout=90,
                             what="bluetoothctl's pair to end")
         self.assertIn("Pairing successful", ctl.text())
-        self.lab.wait_until(lambda: self.device_property("Paired") == "b true", timeout=30, what="Paired")
+        self.lab.wait_until(lambda: device_property(self.lab, self.peer_address, "Paired") == "b true", timeout=30, what="Paired")
         # bluetoothd stays connected after pairing, holding the link's one ATT channel: the app's needs it.
         ctl.send(f"disconnect {self.peer_address}")
         self.lab.wait_until(lambda: not le_links(self.lab, "hci0"), timeout=30, what="the pairing's LE link to go down")
@@ -185,11 +154,11 @@ class MigrationBesideBluezTests(LabTestCase):
             self.assertEqual(reader.returncode, 0, read)
             self.assertIn(f'read: {CHARACTERISTIC} = "{VALUE}"', read)
             self.assertEqual(self.bluetoothctl.answered, prompts, "no second pairing: " + self.bluetoothctl.text())
-            self.assertEqual(self.device_property("Paired"), "b true")
+            self.assertEqual(device_property(self.lab, self.peer_address, "Paired"), "b true")
 
             # The administrator removes the accessory: bluetoothd's bond goes with it.
             self.lab.accessoryctl("remove", accessory)
-            self.lab.wait_until(lambda: self.device_property("Paired") is None, timeout=30,
+            self.lab.wait_until(lambda: device_property(self.lab, self.peer_address, "Paired") is None, timeout=30,
                                 what="bluetoothd to forget the accessory")
             self.assertNotIn(self.peer_address, paired(self.lab))
             with open(os.path.join(state, "bonds")) as handle:

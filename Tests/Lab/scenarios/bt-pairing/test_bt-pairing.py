@@ -14,6 +14,7 @@ import tempfile
 from labkit import LabTestCase
 from labkit.helper import AS_NOBODY
 from labkit.lock import APP, CHARACTERISTIC, SERVICE, VALUE
+from labkit.peripheral import serve
 
 
 class PairingTests(LabTestCase):
@@ -36,17 +37,7 @@ class PairingTests(LabTestCase):
             self.peripheral.stop()
 
     def start_peripheral(self, *extra):
-        self.peripheral = self.lab.start_daemon(
-            [self.lab.binary("lab-peripheral"), "serve", "--controller", "hci1", "--value", VALUE,
-             "--require-encryption", "--accept-pairing", *extra],
-            notify=False, name="lab-peripheral")
-        self.lab.wait_until(lambda: "serving hci1" in self.peripheral.output() or self.failed_early(),
-                            timeout=30, what="lab-peripheral to advertise and listen on hci1")
-
-    def failed_early(self):
-        if not self.peripheral.is_running():
-            raise AssertionError(f"lab-peripheral exited:\n{self.peripheral.output()}")
-        return False
+        self.peripheral = serve(self.lab, "--value", VALUE, "--require-encryption", "--accept-pairing", *extra)
 
     def start_accessoryd(self):
         apps = self.lab.write_app_manifests({"lock-app": APP})

@@ -24,6 +24,7 @@ from labkit.bluetooth import peripheral_command
 from labkit.bluez import AccessoryAgent, forget_each_other, paired, start_bluetoothd
 from labkit.lock import APP, CHARACTERISTIC, SERVICE, VALUE
 from labkit.message_ids import ACCESSORY_APPROVED, PAIRING_MODE
+from labkit.peripheral import serve
 from labkit.rotation import IRK, RotationReader
 
 ROTATE_SECONDS = 3
@@ -49,21 +50,11 @@ class PrivacyPairingBesideBluezTests(LabTestCase):
         """lab-peripheral after bluetoothd: the kernel gives an LE link's ATT channel to the newest listener."""
         if self.peripheral:
             self.peripheral.stop()
-        self.peripheral = self.lab.start_daemon(
-            [self.lab.binary("lab-peripheral"), "serve", "--controller", "hci1", "--value", VALUE, "--irk", IRK,
-             *extra, "--control", self.control, "--require-encryption", "--accept-pairing",
-             "--bond-file", self.bond_file],
-            notify=False, name="lab-peripheral")
-        self.lab.wait_until(lambda: "serving hci1" in self.peripheral.output() or self.failed_early(),
-                            timeout=30, what="lab-peripheral to advertise and listen on hci1")
+        self.peripheral = serve(self.lab, "--value", VALUE, "--irk", IRK, *extra, "--control", self.control,
+                                "--require-encryption", "--accept-pairing", "--bond-file", self.bond_file)
         # btvirt reports an advertiser when its advertising is enabled: re-enabled every 500 ms, the
         # sensor is heard by accessoryd's scan and by bluetoothd's discovery alike.
         self.air("beacon 500")
-
-    def failed_early(self):
-        if not self.peripheral.is_running():
-            raise AssertionError(f"lab-peripheral exited:\n{self.peripheral.output()}")
-        return False
 
     def air(self, command):
         return peripheral_command(self.control, command)

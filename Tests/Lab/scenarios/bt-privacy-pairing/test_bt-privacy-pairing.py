@@ -17,6 +17,7 @@ from labkit import LabTestCase
 from labkit.bluetooth import peripheral_command
 from labkit.lock import APP, CHARACTERISTIC, SERVICE, VALUE
 from labkit.message_ids import ACCESSORY_APPROVED, PAIRING_MODE
+from labkit.peripheral import serve
 from labkit.rotation import IRK, RotationReader
 
 ROTATE_SECONDS = 3
@@ -40,20 +41,10 @@ class PrivacyPairingTests(LabTestCase):
     def start_peripheral(self, *rotation):
         if self.peripheral:
             self.peripheral.stop()
-        self.peripheral = self.lab.start_daemon(
-            [self.lab.binary("lab-peripheral"), "serve", "--controller", "hci1", "--value", VALUE, "--irk", IRK,
-             *rotation, "--control", self.control, "--require-encryption", "--accept-pairing",
-             "--bond-file", self.bond_file],
-            notify=False, name="lab-peripheral")
-        self.lab.wait_until(lambda: "serving hci1" in self.peripheral.output() or self.failed_early(),
-                            timeout=30, what="lab-peripheral to advertise and listen on hci1")
+        self.peripheral = serve(self.lab, "--value", VALUE, "--irk", IRK, *rotation, "--control", self.control,
+                                "--require-encryption", "--accept-pairing", "--bond-file", self.bond_file)
         # btvirt reports an advertiser when its advertising is enabled: a beacon is heard every 500 ms.
         self.air("beacon 500")
-
-    def failed_early(self):
-        if not self.peripheral.is_running():
-            raise AssertionError(f"lab-peripheral exited:\n{self.peripheral.output()}")
-        return False
 
     def air(self, command):
         return peripheral_command(self.control, command)
