@@ -13,7 +13,7 @@ struct PairingFollow {
     let pause: Duration
     let readLine: () throws(AdminError) -> String
 
-    /// What to print last: paired, or failed.
+    /// What to print last when paired; a pairing that failed is an error (exit status 1).
     func run(_ client: AdminClient) throws(AdminError) -> String {
         guard try client.listRequests().contains(where: { $0.number == request }) else { return "" }
         StandardOutput.write("pairing \(AccessoryPath.id(accessoryPath)); the accessory may ask something\n")
@@ -28,9 +28,10 @@ struct PairingFollow {
             client.pause(for: pause)
         }
         let id = AccessoryPath.id(accessoryPath)
-        return try client.listAccessories().contains(where: { $0.id == id })
-            ? "paired: accessory \(id)\n"
-            : "pairing failed: nothing was granted (the app was told why; 'journalctl -u accessoryd' says it too)\n"
+        guard try client.listAccessories().contains(where: { $0.id == id }) else {
+            throw .command("pairing failed: nothing was granted (the app was told why; 'journalctl -u accessoryd' says it too)")
+        }
+        return "paired: accessory \(id)\n"
     }
 
     /// Asks until the person gives an answer the question takes, and sends it.

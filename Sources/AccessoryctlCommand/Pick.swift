@@ -17,7 +17,7 @@ struct Pick: AdminCommand {
             accessory asks for pairing, waits for the pairing and puts its questions: y or n to confirm \
             a number both sides show, the six digits the accessory shows for passkey \
             entry; a passkey to type on the accessory is shown. Exits after one decision (and its \
-            pairing); with status 1 when the input ends first.
+            pairing); with status 1 when the input ends first or the pairing fails.
             """,
         options: [
             OptionDeclaration("request", help: "Answer this request only (default: the oldest)."),
