@@ -7,7 +7,9 @@ passkey, which the administrator enters with `accessoryctl answer-pairing`. blue
 bond and its IRK; accessoryd hears the identity on the management socket and grants the sensor
 under it. Then the sensor rotates its address every 3 s: the app follows it under the identity
 address across at least three rotations, and a new channel reaches it (the kernel resolves its
-address with the IRK bluetoothd loaded). Removing the accessory removes bluetoothd's bond.
+address with the IRK bluetoothd loaded). Removing the accessory removes bluetoothd's bond. A
+wrong passkey, the sensor refusing to pair and the sensor gone mid-pairing each end the setup with
+a named reason, nothing granted, and no bond left in bluetoothd or accessoryd's store.
 
 The sensor's controller is bluetoothd's too, so its display is a bluetoothctl agent, DisplayOnly
 and registered first: it stays bluetoothd's default agent (BlueZ makes the first agent registered
@@ -84,14 +86,14 @@ class PrivacyPairingBesideBluezTests(LabTestCase):
         self.lab.accessoryctl("approve", found["request"], found["candidate"])
         return found["request"]
 
-    def approve_and_answer_the_passkey(self, held, wrong=False):
-        """The sensor at `held` approved, then the passkey it shows entered (or, `wrong`, another one)."""
-        found = {"request": self.approve(held)}
+    def wait_for_the_passkey_question(self, request):
+        """Until accessoryctl lists the passkey entry of `request` and the sensor shows its passkey; the passkey."""
+        found = {}
 
         def asked():
             listing = self.lab.accessoryctl("pairing-questions")
             shown = re.search(r"passkey (\d{6}) for", self.peripheral.output())
-            question = re.search(rf"^{found['request']}\s+\d+\s+passkey-entry\s", listing, re.M)
+            question = re.search(rf"^{request}\s+\d+\s+passkey-entry\s", listing, re.M)
             # The kernel tells both the sensor's own side and bluetoothd's agent the same passkey.
             if shown and question and shown.group(1) in self.display.passkeys():
                 found["passkey"] = shown.group(1)
@@ -100,8 +102,20 @@ class PrivacyPairingBesideBluezTests(LabTestCase):
 
         # bluetoothd's discovery first has to hear the sensor, then its Pair asks accessoryd's agent.
         self.lab.wait_until(asked, timeout=90, what="the passkey entry question and the sensor's passkey")
-        passkey = f"{(int(found['passkey']) + 1) % 1000000:06d}" if wrong else found["passkey"]
-        self.lab.accessoryctl("answer-pairing", found["request"], "--passkey", passkey)
+        return found["passkey"]
+
+    def approve_and_answer_the_passkey(self, held, wrong=False):
+        """The sensor at `held` approved, then the passkey it shows entered (or, `wrong`, another one)."""
+        request = self.approve(held)
+        passkey = self.wait_for_the_passkey_question(request)
+        if wrong:
+            passkey = f"{(int(passkey) + 1) % 1000000:06d}"
+        self.lab.accessoryctl("answer-pairing", request, "--passkey", passkey)
+
+    def setup_app(self):
+        """The app's setup with bluetoothPairingLE, in the background."""
+        return self.lab.example_app("--bluetooth-service", SERVICE, "--name-substring", "Lab Sensor", "--pairing",
+                                    "--read", f"{SERVICE}/{CHARACTERISTIC}")
 
     def start(self, *peripheral):
         """The sensor holding one private address, and accessoryd pairing beside bluetoothd: the
@@ -122,8 +136,7 @@ class PrivacyPairingBesideBluezTests(LabTestCase):
 
     def set_up_with_passkey(self, held, wrong=False):
         """The app's setup with bluetoothPairingLE, approved and its passkey answered; the app's output."""
-        app = self.lab.example_app("--bluetooth-service", SERVICE, "--name-substring", "Lab Sensor", "--pairing",
-                                   "--read", f"{SERVICE}/{CHARACTERISTIC}")
+        app = self.setup_app()
         try:
             self.approve_and_answer_the_passkey(held, wrong)
         except BaseException:
@@ -152,8 +165,7 @@ class PrivacyPairingBesideBluezTests(LabTestCase):
         # Not bondable: the sensor's kernel answers a bonding Pairing Request with Pairing Not Supported,
         # which reaches bluetoothd as Authentication Failed, and Pair's caller as AuthenticationFailed.
         held, state = self.start("--not-bondable")
-        app = self.lab.example_app("--bluetooth-service", SERVICE, "--name-substring", "Lab Sensor", "--pairing",
-                                   "--read", f"{SERVICE}/{CHARACTERISTIC}")
+        app = self.setup_app()
         try:
             self.approve(held)
         except BaseException:
@@ -161,6 +173,19 @@ class PrivacyPairingBesideBluezTests(LabTestCase):
             raise
         output = self.finish(app)
         self.assert_failed_and_nothing_kept(app, output, "authenticationFailed", held, state)
+
+    def test_a_c_the_accessory_gone_mid_pairing_fails_by_name_and_leaves_no_bond(self):
+        held, state = self.start()
+        app = self.setup_app()
+        try:
+            self.wait_for_the_passkey_question(self.approve(held))
+            # The sensor vanishes while its passkey is on show: its controller powered off drops the link.
+            self.lab.run(["btmgmt", "--index", "1", "power", "off"], timeout=20).check()
+        except BaseException:
+            app.kill()
+            raise
+        output = self.finish(app)
+        self.assert_failed_and_nothing_kept(app, output, "accessoryGone", held, state)
 
     def test_b_passkey_entry_through_bluez_then_the_grant_follows_the_rotations_and_removal_unpairs(self):
         held, state = self.start()
