@@ -79,15 +79,15 @@ public func hexString(_ bytes: some Sequence<UInt8>) -> String {
 
 /// Parses hex with no separators; nil for an odd length or a non-hex digit.
 public func bytes(fromHex text: some StringProtocol) -> [UInt8]? {
-    let chars = Array(text.utf8)
-    guard chars.count % 2 == 0 else { return nil }
+    // Read in pairs from the text itself: a copy of its octets first was an allocation more.
+    let utf8 = text.utf8
+    guard utf8.count % 2 == 0 else { return nil }
     var out: [UInt8] = []
-    out.reserveCapacity(chars.count / 2)
-    var index = 0
-    while index < chars.count {
-        guard let high = hexValue(chars[index]), let low = hexValue(chars[index + 1]) else { return nil }
+    out.reserveCapacity(utf8.count / 2)
+    var octets = utf8.makeIterator()
+    while let first = octets.next(), let second = octets.next() {
+        guard let high = hexValue(first), let low = hexValue(second) else { return nil }
         out.append(high << 4 | low)
-        index += 2
     }
     return out
 }

@@ -52,7 +52,8 @@ public struct KeyFile: Sendable {
         text.withUTF8 { utf8 in
             let all = UnsafeRawBufferPointer(utf8)
             var start = 0
-            while start <= all.count, failure == nil {
+            // Every failure breaks out of the loop as it is set.
+            while start <= all.count {
                 var end = start
                 while end < all.count, !(all[end] == Self.lineFeed && (end == start || all[end - 1] != Self.carriageReturn)) {
                     end += 1

@@ -26,7 +26,9 @@ public struct NamePattern: Hashable, Sendable, CustomStringConvertible {
         guard source.utf8.count <= Self.maximumLength else { throw .tooLong(length: source.utf8.count) }
         self.source = source
         let scalars = Array(source.unicodeScalars)
+        // At most one token a scalar: reserved once, not grown append by append.
         var tokens: [Token] = []
+        tokens.reserveCapacity(scalars.count)
         var i = 0
         while i < scalars.count {
             let c = scalars[i]
