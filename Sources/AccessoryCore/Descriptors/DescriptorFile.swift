@@ -54,14 +54,7 @@ public enum DescriptorFile {
             var app = AppID("monitor")
             var descriptor = DiscoveryDescriptor()
             for index in start..<next {
-                let entry = file.entries[index]
-                // The keys before it in its section: at most one of each a
-                // descriptor has, since an unknown or repeated one throws.
-                guard !file.entries[start..<index].contains(where: { $0.key == entry.key }) else {
-                    throw KeyFileError(source: source, line: entry.line,
-                                       reason: .duplicateKey(section: header.name, key: entry.key))
-                }
-                try apply(entry, to: &descriptor, app: &app, source: source)
+                try apply(file.entries, index, after: start, to: &descriptor, app: &app, source: source)
             }
             do throws(DiscoveryDescriptorError) {
                 try descriptor.validate()
@@ -70,31 +63,46 @@ public enum DescriptorFile {
                     source: source, line: header.line,
                     reason: .invalidSection(section: header.name, reason: "\(error)"))
             }
-            entries.append(Entry(name: name, app: app, id: DescriptorID(UInt64(entries.count + 1)), descriptor: descriptor))
+            entries.append(Entry(name: name, app: app, id: DescriptorID(UInt64(entries.count + 1)), descriptor: consume descriptor))
         }
         return entries
     }
 
+    /// Applies `entries[index]`, whose section's entries start at `start`.
     private static func apply(
-        _ entry: KeyFile.Entry, to d: inout DiscoveryDescriptor, app: inout AppID, source: String
+        _ entries: [KeyFile.Entry], _ index: Int, after start: Int, to d: inout DiscoveryDescriptor, app: inout AppID,
+        source: String
     ) throws(KeyFileError) {
-        if entry.key == "App" {
-            guard !entry.value.isEmpty else {
-                throw KeyFileError(source: source, line: entry.line, reason: .invalidValue(
-                    section: entry.section, key: entry.key, value: entry.value, expected: "an app name"))
+        // The keys before it in its section: at most one of each a
+        // descriptor has, since an unknown or repeated one throws.
+        var earlier = start
+        while earlier < index {
+            guard entries[earlier].key != entries[index].key else {
+                throw KeyFileError(source: source, line: entries[index].line,
+                                   reason: .duplicateKey(section: entries[index].section, key: entries[index].key))
             }
-            app = AppID(entry.value)
+            earlier += 1
+        }
+        // Its fields, not the entry: a copy of each entry cost ~170 instructions.
+        let key = entries[index].key, value = entries[index].value
+        if key == "App" {
+            guard !value.isEmpty else {
+                throw KeyFileError(source: source, line: entries[index].line, reason: .invalidValue(
+                    section: entries[index].section, key: key, value: value, expected: "an app name"))
+            }
+            app = AppID(value)
             return
         }
         do throws(DescriptorFields.FieldError) {
-            try DescriptorFields.apply(key: entry.key, value: entry.value, to: &d)
+            try DescriptorFields.apply(key: key, value: value, to: &d)
         } catch {
             switch error {
             case .unknownKey, .duplicateKey:
-                throw KeyFileError(source: source, line: entry.line, reason: .unknownKey(section: entry.section, key: entry.key))
+                throw KeyFileError(source: source, line: entries[index].line,
+                                   reason: .unknownKey(section: entries[index].section, key: key))
             case .invalidValue(_, _, let expected):
-                throw KeyFileError(source: source, line: entry.line, reason: .invalidValue(
-                    section: entry.section, key: entry.key, value: entry.value, expected: expected))
+                throw KeyFileError(source: source, line: entries[index].line, reason: .invalidValue(
+                    section: entries[index].section, key: key, value: value, expected: expected))
             }
         }
     }

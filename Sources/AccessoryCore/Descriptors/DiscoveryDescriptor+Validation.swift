@@ -11,16 +11,24 @@ extension DiscoveryDescriptor {
     /// descriptor is checked once read and again when indexed, and the lists
     /// cost ~800 instructions a check (callgrind, issue 25).
     public func validate() throws(DiscoveryDescriptorError) {
+        try validate(compiledPattern: nil)
+    }
+
+    /// The same, given `bluetoothNamePattern` already compiled (or its
+    /// error), for a caller that keeps the compiled pattern: nil compiles it here.
+    func validate(compiledPattern: Result<NamePattern, NamePatternError>?) throws(DiscoveryDescriptorError) {
         var first: DiscoveryDescriptorError?
-        forEachViolation { first = $0; return false }
+        forEachViolation(compiledPattern: compiledPattern) { first = $0; return false }
         if let first { throw first }
     }
 
     /// Calls `body` with each rule broken, in the order `violations` lists
     /// them, for as long as it returns true.
-    private func forEachViolation(_ body: (DiscoveryDescriptorError) -> Bool) {
+    private func forEachViolation(
+        compiledPattern: Result<NamePattern, NamePatternError>? = nil, _ body: (DiscoveryDescriptorError) -> Bool
+    ) {
         guard describesBluetooth || describesWiFi else { _ = body(.describesNothing); return }
-        if describesBluetooth, !forEachBluetoothViolation(body) { return }
+        if describesBluetooth, !forEachBluetoothViolation(compiledPattern: compiledPattern, body) { return }
         if describesWiFi, !forEachWiFiViolation(body) { return }
         if let minimumRSSI, !DiscoveryDescriptorError.rssiRange.contains(minimumRSSI) {
             _ = body(.minimumRSSIOutOfRange(minimumRSSI))
@@ -28,7 +36,9 @@ extension DiscoveryDescriptor {
     }
 
     /// The Bluetooth rules' part of `forEachViolation`; false once `body` said stop.
-    private func forEachBluetoothViolation(_ body: (DiscoveryDescriptorError) -> Bool) -> Bool {
+    private func forEachBluetoothViolation(
+        compiledPattern: Result<NamePattern, NamePatternError>?, _ body: (DiscoveryDescriptorError) -> Bool
+    ) -> Bool {
         if bluetoothCompanyIdentifier == nil, bluetoothServiceUUID == nil {
             guard body(.missingBluetoothIdentifier) else { return false }
         }
@@ -42,7 +52,7 @@ extension DiscoveryDescriptor {
             guard body(.emptyNameSubstring) else { return false }
         }
         if let pattern = bluetoothNamePattern {
-            do throws(NamePatternError) { _ = try NamePattern(pattern) } catch {
+            do throws(NamePatternError) { _ = try (compiledPattern ?? Result { () throws(NamePatternError) in try NamePattern(pattern) }).get() } catch {
                 guard body(.invalidNamePattern(error)) else { return false }
             }
         }
