@@ -18,7 +18,9 @@ public struct KeyFile: Sendable {
     /// Every assignment, in file order.
     public let entries: [Entry]
     /// Every section header, in file order (a section may have no entries).
-    public let sections: [String]
+    /// Read from `sectionHeaders`: a list of its own cost a file of many
+    /// sections an array built and freed for the few readers that ask.
+    public var sections: [String] { sectionHeaders.map(\.name) }
     /// The same headers with their line numbers, for errors about a section.
     public let sectionHeaders: [SectionHeader]
 
@@ -44,7 +46,6 @@ public struct KeyFile: Sendable {
         // A line ends at a line feed that does not follow a carriage return:
         // where a Character reading splits too.
         var entries: [Entry] = []
-        var sections: [String] = []
         var headers: [SectionHeader] = []
         var section: String?
         var lineNumber = 0
@@ -82,7 +83,7 @@ public struct KeyFile: Sendable {
                 guard octetsOr < 0x80 else {
                     do throws(KeyFileError) {
                         try Self.readLine(Substring(text(raw)), number: lineNumber, source: source, section: &section,
-                                          entries: &entries, sections: &sections, headers: &headers)
+                                          entries: &entries, headers: &headers)
                     } catch {
                         failure = error
                         break
@@ -100,7 +101,6 @@ public struct KeyFile: Sendable {
                     }
                     let header = text(line.lowerBound + 1..<line.upperBound - 1)
                     section = header
-                    sections.append(header)
                     headers.append(SectionHeader(name: header, line: lineNumber))
                     continue
                 }
@@ -125,14 +125,13 @@ public struct KeyFile: Sendable {
         }
         if let failure { throw failure }
         self.entries = entries
-        self.sections = sections
         self.sectionHeaders = headers
     }
 
     /// One line read as Characters, as every line was before: for a line that is not all ASCII.
     private static func readLine(
         _ rawLine: Substring, number lineNumber: Int, source: String, section: inout String?, entries: inout [Entry],
-        sections: inout [String], headers: inout [SectionHeader]
+        headers: inout [SectionHeader]
     ) throws(KeyFileError) {
         let line = rawLine.trimmingASCIIWhitespace()
         if line.isEmpty || line.first == "#" || line.first == ";" { return }
@@ -145,7 +144,6 @@ public struct KeyFile: Sendable {
                 throw KeyFileError(source: source, line: lineNumber, reason: .malformedSectionHeader(String(line)))
             }
             section = name
-            sections.append(name)
             headers.append(SectionHeader(name: name, line: lineNumber))
             return
         }

@@ -85,7 +85,9 @@ public enum DescriptorFile {
         }
         // Its fields, not the entry: a copy of each entry cost ~170 instructions.
         let key = entries[index].key, value = entries[index].value
-        if key == "App" {
+        // The length first: most keys are not `App`, and a comparison of
+        // unequal Strings costs ~70 instructions.
+        if key.utf8.count == 3, key == "App" {
             guard !value.isEmpty else {
                 throw KeyFileError(source: source, line: entries[index].line, reason: .invalidValue(
                     section: entries[index].section, key: key, value: value, expected: "an app name"))
