@@ -47,6 +47,13 @@ public struct BluetoothUUID: Hashable, Comparable, Sendable, CustomStringConvert
 
     /// Parses `180F`, `0000180F` or the 36-character form, in either case.
     public init?(_ text: some StringProtocol) {
+        // The usual spelling, hex digits only (and dashes in their places),
+        // read as octets: the reading below, over Characters, cost ~3,500
+        // instructions a UUID (callgrind, issue 25). It gives the same value.
+        if let parsed = Self.plainHex(text.utf8) {
+            self = parsed
+            return
+        }
         let digits = String(text.filter { $0 != "-" })
         switch digits.count {
         case 4:
@@ -65,6 +72,38 @@ public struct BluetoothUUID: Hashable, Comparable, Sendable, CustomStringConvert
             self.init(high: high, low: low)
         default:
             return nil
+        }
+    }
+
+    /// `text` as 4 or 8 hex digits, or 32 with dashes at 8, 13, 18 and 23;
+    /// nil for anything else, which `init?(_:)` then reads as Characters.
+    private static func plainHex(_ text: some Collection<UInt8>) -> BluetoothUUID? {
+        let count = text.count
+        guard count == 4 || count == 8 || count == 36 else { return nil }
+        var high: UInt64 = 0
+        var low: UInt64 = 0
+        var digits = 0
+        var position = 0
+        for octet in text {
+            defer { position += 1 }
+            if count == 36, position == 8 || position == 13 || position == 18 || position == 23 {
+                guard octet == UInt8(ascii: "-") else { return nil }
+                continue
+            }
+            let value: UInt8
+            switch octet {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): value = octet - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): value = octet - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): value = octet - UInt8(ascii: "A") + 10
+            default: return nil
+            }
+            if digits < 16 { high = high << 4 | UInt64(value) } else { low = low << 4 | UInt64(value) }
+            digits += 1
+        }
+        switch count {
+        case 4: return BluetoothUUID(uuid16: UInt16(truncatingIfNeeded: high))
+        case 8: return BluetoothUUID(uuid32: UInt32(truncatingIfNeeded: high))
+        default: return BluetoothUUID(high: high, low: low)
         }
     }
 

@@ -18,7 +18,9 @@ public struct KeyFile: Sendable {
     /// Every assignment, in file order.
     public let entries: [Entry]
     /// Every section header, in file order (a section may have no entries).
-    public let sections: [String]
+    /// Read from `sectionHeaders`: a list of its own cost a file of many
+    /// sections an array built and freed for the few readers that ask.
+    public var sections: [String] { sectionHeaders.map(\.name) }
     /// The same headers with their line numbers, for errors about a section.
     public let sectionHeaders: [SectionHeader]
 
@@ -44,7 +46,6 @@ public struct KeyFile: Sendable {
         // A line ends at a line feed that does not follow a carriage return:
         // where a Character reading splits too.
         var entries: [Entry] = []
-        var sections: [String] = []
         var headers: [SectionHeader] = []
         var section: String?
         var lineNumber = 0
@@ -52,19 +53,37 @@ public struct KeyFile: Sendable {
         text.withUTF8 { utf8 in
             let all = UnsafeRawBufferPointer(utf8)
             var start = 0
-            while start <= all.count, failure == nil {
+            // Every failure breaks out of the loop as it is set.
+            while start <= all.count {
+                // One pass over the line finds its end, whether it is all
+                // ASCII, and its first `=`: three passes cost ~1,000
+                // instructions a descriptor (callgrind, issue 25).
                 var end = start
-                while end < all.count, !(all[end] == Self.lineFeed && (end == start || all[end - 1] != Self.carriageReturn)) {
+                var octetsOr: UInt8 = 0
+                var firstEquals: Int?
+                while end < all.count {
+                    let octet = all[end]
+                    if octet == Self.lineFeed, end == start || all[end - 1] != Self.carriageReturn { break }
+                    octetsOr |= octet
+                    if octet == UInt8(ascii: "="), firstEquals == nil { firstEquals = end }
                     end += 1
                 }
                 lineNumber += 1
                 let raw = start..<end
                 start = end + 1
-                func text(_ range: Range<Int>) -> String { String(decoding: UnsafeRawBufferPointer(rebasing: all[range]), as: UTF8.self) }
-                guard raw.allSatisfy({ all[$0] < 0x80 }) else {
+                // Written into the String's own storage: a short ASCII one is then taken
+                // without the validation `String(decoding:as:)` repeats, ~150 instructions
+                // a string (callgrind, issue 25). Anything else is validated (and repaired) alike.
+                func text(_ range: Range<Int>) -> String {
+                    String(unsafeUninitializedCapacity: range.count) { storage in
+                        UnsafeMutableRawBufferPointer(storage).copyMemory(from: UnsafeRawBufferPointer(rebasing: all[range]))
+                        return range.count
+                    }
+                }
+                guard octetsOr < 0x80 else {
                     do throws(KeyFileError) {
                         try Self.readLine(Substring(text(raw)), number: lineNumber, source: source, section: &section,
-                                          entries: &entries, sections: &sections, headers: &headers)
+                                          entries: &entries, headers: &headers)
                     } catch {
                         failure = error
                         break
@@ -82,11 +101,11 @@ public struct KeyFile: Sendable {
                     }
                     let header = text(line.lowerBound + 1..<line.upperBound - 1)
                     section = header
-                    sections.append(header)
                     headers.append(SectionHeader(name: header, line: lineNumber))
                     continue
                 }
-                guard let equals = line.first(where: { all[$0] == UInt8(ascii: "=") }) else {
+                // Trimming takes no `=`, so the line's first is the raw line's.
+                guard let equals = firstEquals else {
                     failure = KeyFileError(source: source, line: lineNumber, reason: .missingEquals(text(line)))
                     break
                 }
@@ -106,14 +125,13 @@ public struct KeyFile: Sendable {
         }
         if let failure { throw failure }
         self.entries = entries
-        self.sections = sections
         self.sectionHeaders = headers
     }
 
     /// One line read as Characters, as every line was before: for a line that is not all ASCII.
     private static func readLine(
         _ rawLine: Substring, number lineNumber: Int, source: String, section: inout String?, entries: inout [Entry],
-        sections: inout [String], headers: inout [SectionHeader]
+        headers: inout [SectionHeader]
     ) throws(KeyFileError) {
         let line = rawLine.trimmingASCIIWhitespace()
         if line.isEmpty || line.first == "#" || line.first == ";" { return }
@@ -126,7 +144,6 @@ public struct KeyFile: Sendable {
                 throw KeyFileError(source: source, line: lineNumber, reason: .malformedSectionHeader(String(line)))
             }
             section = name
-            sections.append(name)
             headers.append(SectionHeader(name: name, line: lineNumber))
             return
         }

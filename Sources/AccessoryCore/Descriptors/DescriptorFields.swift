@@ -65,11 +65,15 @@ public enum DescriptorFields {
         case "NamePattern": d.bluetoothNamePattern = value
         case "NameCompare":
             var options: NameCompareOptions = []
-            for word in value.split(separator: " ") {
-                switch word {
-                case "case-insensitive": options.insert(.caseInsensitive)
-                case "anchored": options.insert(.anchored)
-                default: throw invalid("case-insensitive and/or anchored")
+            // Split as octets: splitting Characters cost ~7,000 instructions (callgrind,
+            // issue 25). Only ASCII words and spaces are accepted, and there the two agree.
+            for word in value.utf8.split(separator: UInt8(ascii: " ")) {
+                if word.elementsEqual("case-insensitive".utf8) {
+                    options.insert(.caseInsensitive)
+                } else if word.elementsEqual("anchored".utf8) {
+                    options.insert(.anchored)
+                } else {
+                    throw invalid("case-insensitive and/or anchored")
                 }
             }
             d.bluetoothNameSubstringCompareOptions = options

@@ -32,37 +32,29 @@ public enum DescriptorFile {
     public static func parse(_ bytes: [UInt8], source: String) throws(KeyFileError) -> [Entry] {
         let file = try KeyFile(parsing: bytes, source: source)
         // Each entry belongs to the last header above it. Both lists are in
-        // line order, so one pass over them sorts the entries to their
-        // sections: searching all entries and headers per section would make
-        // a file of many sections quadratic.
-        var entriesByHeader = Array(repeating: [KeyFile.Entry](), count: file.sectionHeaders.count)
-        var headerIndex = -1
-        for entry in file.entries {
-            while headerIndex + 1 < file.sectionHeaders.count, file.sectionHeaders[headerIndex + 1].line < entry.line {
-                headerIndex += 1
-            }
-            // KeyFile refuses an entry before the first header.
-            if headerIndex >= 0 { entriesByHeader[headerIndex].append(entry) }
-        }
+        // line order, so a section's entries are the run of entries up to the
+        // next header's line: one pass over both finds every run, where
+        // searching all entries per section would make a file of many
+        // sections quadratic, and an array of its own per section cost ~1,500
+        // instructions a descriptor (callgrind, issue 25).
+        let prefix = "Descriptor "
         var entries: [Entry] = []
-        for (header, own) in zip(file.sectionHeaders, entriesByHeader) {
-            guard header.name.hasPrefix("Descriptor "), header.name.count > "Descriptor ".count else {
+        entries.reserveCapacity(file.sectionHeaders.count)
+        var next = 0
+        for (number, header) in file.sectionHeaders.enumerated() {
+            // KeyFile refuses an entry before the first header, so none is skipped here.
+            let start = next
+            let following = number + 1 < file.sectionHeaders.count ? file.sectionHeaders[number + 1].line : Int.max
+            while next < file.entries.count, file.entries[next].line < following { next += 1 }
+            // Section names are ASCII (KeyFile's rule), so octets count as Characters.
+            guard header.name.hasPrefix(prefix), header.name.utf8.count > prefix.utf8.count else {
                 throw KeyFileError(source: source, line: header.line, reason: .unknownSection(header.name))
             }
-            let name = String(header.name.dropFirst("Descriptor ".count))
+            let name = String(Substring(header.name.utf8.dropFirst(prefix.utf8.count)))
             var app = AppID("monitor")
             var descriptor = DiscoveryDescriptor()
-            // A list, not a Set: a section holds a handful of keys, and a Set
-            // of Strings cost ~5,000 instructions a descriptor (callgrind, issue 25).
-            // It stays that short: a key that is not a descriptor's throws in `apply`.
-            var seen: [String] = []
-            for entry in own {
-                guard !seen.contains(entry.key) else {
-                    throw KeyFileError(source: source, line: entry.line,
-                                       reason: .duplicateKey(section: header.name, key: entry.key))
-                }
-                seen.append(entry.key)
-                try apply(entry, to: &descriptor, app: &app, source: source)
+            for index in start..<next {
+                try apply(file.entries, index, after: start, to: &descriptor, app: &app, source: source)
             }
             do throws(DiscoveryDescriptorError) {
                 try descriptor.validate()
@@ -71,31 +63,48 @@ public enum DescriptorFile {
                     source: source, line: header.line,
                     reason: .invalidSection(section: header.name, reason: "\(error)"))
             }
-            entries.append(Entry(name: name, app: app, id: DescriptorID(UInt64(entries.count + 1)), descriptor: descriptor))
+            entries.append(Entry(name: name, app: app, id: DescriptorID(UInt64(entries.count + 1)), descriptor: consume descriptor))
         }
         return entries
     }
 
+    /// Applies `entries[index]`, whose section's entries start at `start`.
     private static func apply(
-        _ entry: KeyFile.Entry, to d: inout DiscoveryDescriptor, app: inout AppID, source: String
+        _ entries: [KeyFile.Entry], _ index: Int, after start: Int, to d: inout DiscoveryDescriptor, app: inout AppID,
+        source: String
     ) throws(KeyFileError) {
-        if entry.key == "App" {
-            guard !entry.value.isEmpty else {
-                throw KeyFileError(source: source, line: entry.line, reason: .invalidValue(
-                    section: entry.section, key: entry.key, value: entry.value, expected: "an app name"))
+        // The keys before it in its section: at most one of each a
+        // descriptor has, since an unknown or repeated one throws.
+        var earlier = start
+        while earlier < index {
+            guard entries[earlier].key != entries[index].key else {
+                throw KeyFileError(source: source, line: entries[index].line,
+                                   reason: .duplicateKey(section: entries[index].section, key: entries[index].key))
             }
-            app = AppID(entry.value)
+            earlier += 1
+        }
+        // Its fields, not the entry: a copy of each entry cost ~170 instructions.
+        let key = entries[index].key, value = entries[index].value
+        // The length first: most keys are not `App`, and a comparison of
+        // unequal Strings costs ~70 instructions.
+        if key.utf8.count == 3, key == "App" {
+            guard !value.isEmpty else {
+                throw KeyFileError(source: source, line: entries[index].line, reason: .invalidValue(
+                    section: entries[index].section, key: key, value: value, expected: "an app name"))
+            }
+            app = AppID(value)
             return
         }
         do throws(DescriptorFields.FieldError) {
-            try DescriptorFields.apply(key: entry.key, value: entry.value, to: &d)
+            try DescriptorFields.apply(key: key, value: value, to: &d)
         } catch {
             switch error {
             case .unknownKey, .duplicateKey:
-                throw KeyFileError(source: source, line: entry.line, reason: .unknownKey(section: entry.section, key: entry.key))
+                throw KeyFileError(source: source, line: entries[index].line,
+                                   reason: .unknownKey(section: entries[index].section, key: key))
             case .invalidValue(_, _, let expected):
-                throw KeyFileError(source: source, line: entry.line, reason: .invalidValue(
-                    section: entry.section, key: entry.key, value: entry.value, expected: expected))
+                throw KeyFileError(source: source, line: entries[index].line, reason: .invalidValue(
+                    section: entries[index].section, key: key, value: value, expected: expected))
             }
         }
     }

@@ -3,73 +3,108 @@ extension DiscoveryDescriptor {
     /// so a developer sees all of them at once.
     public var violations: [DiscoveryDescriptorError] {
         var found: [DiscoveryDescriptorError] = []
-        guard describesBluetooth || describesWiFi else { return [.describesNothing] }
-        if describesBluetooth { found += bluetoothViolations }
-        if describesWiFi { found += wifiViolations }
-        if let minimumRSSI, !DiscoveryDescriptorError.rssiRange.contains(minimumRSSI) {
-            found.append(.minimumRSSIOutOfRange(minimumRSSI))
-        }
+        forEachViolation { found.append($0); return true }
         return found
     }
 
-    /// Throws the first rule broken.
+    /// Throws the first rule broken. Stops there and builds no list: a valid
+    /// descriptor is checked once read and again when indexed, and the lists
+    /// cost ~800 instructions a check (callgrind, issue 25).
     public func validate() throws(DiscoveryDescriptorError) {
-        if let first = violations.first { throw first }
+        try validate(compiledPattern: nil)
     }
 
-    private var bluetoothViolations: [DiscoveryDescriptorError] {
-        var found: [DiscoveryDescriptorError] = []
+    /// The same, given `bluetoothNamePattern` already compiled (or its
+    /// error), for a caller that keeps the compiled pattern: nil compiles it here.
+    func validate(compiledPattern: Result<NamePattern, NamePatternError>?) throws(DiscoveryDescriptorError) {
+        var first: DiscoveryDescriptorError?
+        forEachViolation(compiledPattern: compiledPattern) { first = $0; return false }
+        if let first { throw first }
+    }
+
+    /// Calls `body` with each rule broken, in the order `violations` lists
+    /// them, for as long as it returns true.
+    private func forEachViolation(
+        compiledPattern: Result<NamePattern, NamePatternError>? = nil, _ body: (DiscoveryDescriptorError) -> Bool
+    ) {
+        guard describesBluetooth || describesWiFi else { _ = body(.describesNothing); return }
+        if describesBluetooth, !forEachBluetoothViolation(compiledPattern: compiledPattern, body) { return }
+        if describesWiFi, !forEachWiFiViolation(body) { return }
+        if let minimumRSSI, !DiscoveryDescriptorError.rssiRange.contains(minimumRSSI) {
+            _ = body(.minimumRSSIOutOfRange(minimumRSSI))
+        }
+    }
+
+    /// The Bluetooth rules' part of `forEachViolation`; false once `body` said stop.
+    private func forEachBluetoothViolation(
+        compiledPattern: Result<NamePattern, NamePatternError>?, _ body: (DiscoveryDescriptorError) -> Bool
+    ) -> Bool {
         if bluetoothCompanyIdentifier == nil, bluetoothServiceUUID == nil {
-            found.append(.missingBluetoothIdentifier)
+            guard body(.missingBluetoothIdentifier) else { return false }
         }
         let hasName = bluetoothNameSubstring != nil || bluetoothNamePattern != nil
         let hasData = bluetoothManufacturerDataBlob != nil || bluetoothManufacturerDataMask != nil
             || bluetoothServiceDataBlob != nil || bluetoothServiceDataMask != nil
         if !(bluetoothCompanyIdentifier == nil && bluetoothServiceUUID == nil), !hasName, !hasData {
-            found.append(.missingBluetoothCriterion)
+            guard body(.missingBluetoothCriterion) else { return false }
         }
-        if bluetoothNameSubstring?.isEmpty == true { found.append(.emptyNameSubstring) }
+        if bluetoothNameSubstring?.isEmpty == true {
+            guard body(.emptyNameSubstring) else { return false }
+        }
         if let pattern = bluetoothNamePattern {
-            do throws(NamePatternError) { _ = try NamePattern(pattern) } catch { found.append(.invalidNamePattern(error)) }
+            do throws(NamePatternError) { _ = try (compiledPattern ?? Result { () throws(NamePatternError) in try NamePattern(pattern) }).get() } catch {
+                guard body(.invalidNamePattern(error)) else { return false }
+            }
         }
-        found += Self.dataViolations(.manufacturerData, blob: bluetoothManufacturerDataBlob, mask: bluetoothManufacturerDataMask)
-        found += Self.dataViolations(.serviceData, blob: bluetoothServiceDataBlob, mask: bluetoothServiceDataMask)
+        if let broken = Self.dataViolation(.manufacturerData, blob: bluetoothManufacturerDataBlob, mask: bluetoothManufacturerDataMask) {
+            guard body(broken) else { return false }
+        }
+        if let broken = Self.dataViolation(.serviceData, blob: bluetoothServiceDataBlob, mask: bluetoothServiceDataMask) {
+            guard body(broken) else { return false }
+        }
         if bluetoothManufacturerDataBlob != nil || bluetoothManufacturerDataMask != nil, bluetoothCompanyIdentifier == nil {
-            found.append(.manufacturerDataWithoutCompanyIdentifier)
+            guard body(.manufacturerDataWithoutCompanyIdentifier) else { return false }
         }
         if bluetoothServiceDataBlob != nil || bluetoothServiceDataMask != nil, bluetoothServiceUUID == nil {
-            found.append(.serviceDataWithoutServiceUUID)
+            guard body(.serviceDataWithoutServiceUUID) else { return false }
         }
-        return found
+        return true
     }
 
-    private static func dataViolations(
+    /// The one rule a blob and its mask break, if any.
+    private static func dataViolation(
         _ property: DiscoveryDescriptorError.DataProperty, blob: [UInt8]?, mask: [UInt8]?
-    ) -> [DiscoveryDescriptorError] {
+    ) -> DiscoveryDescriptorError? {
         switch (blob, mask) {
-        case (nil, nil): return []
-        case (.some, nil): return [.missingMask(property)]
-        case (nil, .some): return [.missingBlob(property)]
+        case (nil, nil): return nil
+        case (.some, nil): return .missingMask(property)
+        case (nil, .some): return .missingBlob(property)
         case (let blob?, let mask?):
             if blob.count != mask.count {
-                return [.blobMaskLengthMismatch(property, blobLength: blob.count, maskLength: mask.count)]
+                return .blobMaskLengthMismatch(property, blobLength: blob.count, maskLength: mask.count)
             }
-            return mask.isEmpty ? [.emptyMask(property)] : []
+            return mask.isEmpty ? .emptyMask(property) : nil
         }
     }
 
-    private var wifiViolations: [DiscoveryDescriptorError] {
-        var found: [DiscoveryDescriptorError] = []
+    /// The Wi-Fi rules' part of `forEachViolation`; false once `body` said stop.
+    private func forEachWiFiViolation(_ body: (DiscoveryDescriptorError) -> Bool) -> Bool {
         switch (ssid, ssidPrefix) {
-        case (nil, nil): found.append(.missingSSID)
-        case (.some, .some): found.append(.ssidAndSSIDPrefixBothSet)
+        case (nil, nil): guard body(.missingSSID) else { return false }
+        case (.some, .some): guard body(.ssidAndSSIDPrefixBothSet) else { return false }
         default: break
         }
-        if let ssid, ssid.bytes.isEmpty { found.append(.emptySSID) }
-        if let ssidPrefix {
-            if ssidPrefix.isEmpty { found.append(.emptySSIDPrefix) }
-            if ssidPrefix.count > SSID.maximumLength { found.append(.ssidPrefixTooLong(length: ssidPrefix.count)) }
+        if let ssid, ssid.bytes.isEmpty {
+            guard body(.emptySSID) else { return false }
         }
-        return found
+        if let ssidPrefix {
+            if ssidPrefix.isEmpty {
+                guard body(.emptySSIDPrefix) else { return false }
+            }
+            if ssidPrefix.count > SSID.maximumLength {
+                guard body(.ssidPrefixTooLong(length: ssidPrefix.count)) else { return false }
+            }
+        }
+        return true
     }
 }

@@ -25,8 +25,14 @@ public struct NamePattern: Hashable, Sendable, CustomStringConvertible {
         guard !source.isEmpty else { throw .empty }
         guard source.utf8.count <= Self.maximumLength else { throw .tooLong(length: source.utf8.count) }
         self.source = source
-        let scalars = Array(source.unicodeScalars)
+        // Appended one by one into room for as many scalars as octets: an
+        // Array made from the view counts the scalars in a pass of its own.
+        var scalars: [Unicode.Scalar] = []
+        scalars.reserveCapacity(source.utf8.count)
+        for scalar in source.unicodeScalars { scalars.append(scalar) }
+        // At most one token a scalar: reserved once, not grown append by append.
         var tokens: [Token] = []
+        tokens.reserveCapacity(scalars.count)
         var i = 0
         while i < scalars.count {
             let c = scalars[i]

@@ -25,7 +25,11 @@ final class CompiledDescriptor: Sendable {
     init(_ descriptor: DiscoveryDescriptor, key: DescriptorMatch, configuration: MatchingConfiguration)
         throws(DiscoveryDescriptorError)
     {
-        try descriptor.validate()
+        // The pattern is compiled once: validation reads the outcome instead of compiling it again.
+        let compiledPattern = descriptor.bluetoothNamePattern.map { (pattern) -> Result<NamePattern, NamePatternError> in
+            Result { () throws(NamePatternError) in try NamePattern(pattern) }
+        }
+        try descriptor.validate(compiledPattern: compiledPattern)
         self.key = key
         self.descriptor = descriptor
         matchesBluetooth = descriptor.describesBluetooth
@@ -44,7 +48,7 @@ final class CompiledDescriptor: Sendable {
             Array((options.contains(.caseInsensitive) ? $0.lowercased() : $0).utf8)
         }
         do throws(NamePatternError) {
-            namePattern = try descriptor.bluetoothNamePattern.map { (p) throws(NamePatternError) in try NamePattern(p) }
+            namePattern = try compiledPattern?.get()
         } catch {
             throw .invalidNamePattern(error)
         }

@@ -45,6 +45,14 @@ public struct TrackedAccessory: Sendable {
         candidatesStamp = nil
     }
 
+    /// `reuse` for an entry evicted to make room: returns the key it had
+    /// and, when it was present, the descriptors it is lost for.
+    mutating func takeOver(key: AccessoryKey, at instant: MonotonicInstant) -> (AccessoryKey, Set<DescriptorMatch>?) {
+        let evicted = (self.key, isPresent ? matches : nil)
+        reuse(key: key, at: instant)
+        return evicted
+    }
+
     /// The smoothed RSSI (signal for Wi-Fi), rounded to whole dBm.
     public var rssi: Int? { smoothedRSSI256.map { ($0 + 128) >> 8 } }
 

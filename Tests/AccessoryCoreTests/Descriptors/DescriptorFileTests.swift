@@ -51,6 +51,12 @@ import Testing
         ("[Sensors]\nSSID=x\n", 1, KeyFileError.Reason.unknownSection("Sensors")),
         ("[Descriptor a]\nSSID=x\nColour=red\n", 3, .unknownKey(section: "Descriptor a", key: "Colour")),
         ("[Descriptor a]\nSSID=x\nSSID=y\n", 3, .duplicateKey(section: "Descriptor a", key: "SSID")),
+        // A section's entries are the run up to the next header: a key is repeated within its own only.
+        ("[Descriptor a]\nSSID=x\nApp=x\n[Descriptor b]\nSSID=y\nApp=x\nApp=y\n", 7,
+         .duplicateKey(section: "Descriptor b", key: "App")),
+        ("[Descriptor ]\nSSID=x\n", 1, .unknownSection("Descriptor ")),
+        ("[Descriptor a]\nNameCompare=anchored  sideways\n", 2, .invalidValue(
+            section: "Descriptor a", key: "NameCompare", value: "anchored  sideways", expected: "case-insensitive and/or anchored")),
         ("[Descriptor a]\nServiceUUID=18G0\n", 2,
          .invalidValue(section: "Descriptor a", key: "ServiceUUID", value: "18G0", expected: "a 16-, 32- or 128-bit UUID")),
         ("[Descriptor a]\nManufacturerDataBlob=abc\n", 2,
