@@ -15,10 +15,12 @@ and the logs go as a tar archive onto the second disk (/dev/vdb). Every wait
 has a bound; nothing asserts how long something took.
 """
 
+import ctypes
 import fcntl
 import json
 import os
 import re
+import select
 import shutil
 import signal
 import socket
@@ -432,12 +434,14 @@ def check_service_user():
 SENSOR_BONDS = "/var/lib/lab-peripheral/bonds"
 
 
-def sensor_command(*extra):
+def sensor_command(*extra, protected=True):
     """lab-peripheral serving the sensor on hci1. On a profile with `sensor_pairing` the sensor
-    answers a read only over an encrypted link and accepts pairing (Just Works), keeping its
-    side's key in SENSOR_BONDS: the app pairs it during setup, and every later read needs the bond."""
+    answers a read only over an encrypted link and accepts pairing (Just Works, or shows a passkey
+    when its controller is DisplayOnly), keeping its side's key in SENSOR_BONDS: the app pairs it
+    during setup, and every later read needs the bond. `protected` False: a plain sensor (on a
+    profile with bluetoothd until app-sensor, see prepare_accessories)."""
     command = ["lab-peripheral", "serve", "--controller", "hci1", "--value", SENSOR_VALUE, *extra]
-    if PROFILE.get("sensor_pairing"):
+    if PROFILE.get("sensor_pairing") and protected:
         os.makedirs(os.path.dirname(SENSOR_BONDS), exist_ok=True)
         command += ["--require-encryption", "--accept-pairing", "--bond-file", SENSOR_BONDS]
     return command
@@ -493,14 +497,18 @@ def prepare_accessories(state):
         # The gateway's bluetoothd takes the new controllers and powers them (AutoEnable).
         wait_until(lambda: active_state("bluetooth.service") == "active" and hci_info(0)[1], 90,
                    "bluetoothd to run and power hci0")
-    state["peripheral"] = spawn("lab-peripheral", sensor_command())
+    # Beside bluetoothd the sensor protects its value from app-sensor on (protect_sensor): the
+    # browser check before it runs the same app's unit, approved from a page that asks nothing
+    # about pairing.
+    state["peripheral"] = spawn("lab-peripheral", sensor_command(protected=not PROFILE["bluetoothd"]))
     wait_until(lambda: "serving hci1" in log_text("lab-peripheral"), 60, "the sensor to advertise on hci1")
     say(f"accessories ready: sensor {addresses[1]} on hci1, lamp 'LabLamp-Setup' in namespace air")
 
 
-def approve(what, timeout=110):
-    """The administrator, at the console: accessoryctl requests, then approve."""
-    found = {}
+def approve(what, timeout=110, found=None):
+    """The administrator, at the console: accessoryctl requests, then approve. `found` gets the
+    request's number (request) and the candidate's."""
+    found = {} if found is None else found
 
     def pending():
         listing = sh(["accessoryctl", "requests"], timeout=30).stdout
@@ -524,15 +532,19 @@ def approve(what, timeout=110):
     return match.group(1)
 
 
-def run_app(unit, what, expect, state, timeout=240):
-    """Starts the app's unit, approves what it asks for, waits for it to end; returns its output."""
+def run_app(unit, what, expect, state, timeout=240, approved=None):
+    """Starts the app's unit, approves what it asks for, waits for it to end; returns its output.
+    `approved(request)`: what the administrator does next (answers the pairing's question)."""
     sh(["systemctl", "reset-failed", unit])
     cursor = journal_cursor()
     sh(["systemctl", "start", "--no-block", unit], check=True)
     try:
-        accessory = approve(what)
+        found = {}
+        accessory = approve(what, found=found)
+        if approved:
+            approved(found["request"])
     except AssertionError:
-        # Nothing to approve: the app would wait out its own timeout; end it now.
+        # Nothing to approve (or to answer): the app would wait out its own timeout; end it now.
         sh(["systemctl", "stop", unit], timeout=150)
         raise
     finally:
@@ -580,9 +592,14 @@ def check_app_sensor(state):
     if PROFILE["bluetoothd"]:
         assert active_state("bluetooth.service") == "active", \
             f"bluetooth.service is {active_state('bluetooth.service')}: the read would not be beside bluetoothd"
+    answer = None
+    if PROFILE.get("sensor_pairing") and PROFILE["bluetoothd"]:
+        protect_sensor(state)
+        answer = lambda request: answer_passkey(request, state)
     cursor = journal_cursor()
     try:
-        accessory, user = run_app("sensor-logger-sensor.service", "Lab Sensor", f'= "{SENSOR_VALUE}"', state)
+        accessory, user = run_app("sensor-logger-sensor.service", "Lab Sensor", f'= "{SENSOR_VALUE}"', state,
+                                  approved=answer)
     except AssertionError as error:
         said = accessoryd_said(BLUETOOTH_CHANNEL_FAILED, cursor)
         reason = f"{error}" + (f"; accessoryd: {said}" if said else "")
@@ -590,14 +607,16 @@ def check_app_sensor(state):
             reason += f" (hci0 was up and scanning; {read_again_after_restart()})"
         raise CheckFailed(reason)
     beside = " while bluetoothd runs" if PROFILE["bluetoothd"] else ""
-    paired = sensor_paired(cursor) if PROFILE.get("sensor_pairing") else ""
+    paired = sensor_paired(cursor, state) if PROFILE.get("sensor_pairing") else ""
     return f"accessory {accessory} approved; the app (User={user}) read \"{SENSOR_VALUE}\" over the channel{beside}{paired}"
 
 
-def sensor_paired(cursor):
+def sensor_paired(cursor, state):
     """On a profile whose sensor needs pairing: the setup paired it under the shipped unit, the
     app heard PickerSetupPairing before AccessoryAdded (Session1(5) ORDERING), and both sides
     kept a key; the read itself proved the link encrypted (the sensor refuses it otherwise)."""
+    if PROFILE["bluetoothd"]:
+        return sensor_paired_through_bluez(cursor, state)
     mode = accessoryd_said(PAIRING_MODE, None)
     assert "management interface" in mode, f"accessoryd's pairing mode is not mgmt: {mode or 'nothing said'}"
     started = accessoryd_said(SETUP_PAIRING_STARTED, cursor)
@@ -612,6 +631,143 @@ def sensor_paired(cursor):
         f"the sensor's side did not confirm and keep a key: {sensor.strip().splitlines()[-3:]}"
     return (f"; paired during setup (accessoryd: {started}; the app heard {', '.join(order)}; the sensor kept its key "
             f"in {SENSOR_BONDS})")
+
+
+# Beside bluetoothd (rpi): accessoryd pairs through BlueZ's D-Bus API (its own Agent1,
+# Device1.Pair) and bluetoothd keeps the bond. bluetoothd manages the sensor's controller hci1
+# too, and with no default agent it answers the kernel's confirmation of a Just Works pairing on
+# hci1 with no, racing lab-peripheral's yes. So the sensor shows a passkey instead, as one with a
+# display does: hci1's IO capability DisplayOnly (bluetoothd sets it only when a default agent
+# registers, and no check registers one), the kernel makes up the passkey and only notifies hci1's
+# side, and the administrator types it with accessoryctl answer-pairing.
+BOND_STORE = "/var/lib/accessoryd/bonds"
+
+
+def bluez_device(controller, address):
+    return f"/org/bluez/{controller}/dev_" + address.replace(":", "_").upper()
+
+
+def bluez_property(path, interface, name):
+    """busctl's value of a property of bluetoothd's object (`b true`), or None when there is no such object."""
+    done = sh(["busctl", "--system", "get-property", "org.bluez", path, interface, name], timeout=30)
+    return done.stdout.strip() if done.returncode == 0 else None
+
+
+def bluetoothd_has_adapters():
+    return all(bluez_property(f"/org/bluez/hci{index}", "org.bluez.Adapter1", "Powered") == "b true"
+               for index in (0, 1))
+
+
+MGMT_SET_IO_CAPABILITY = 0x0018
+DISPLAY_ONLY = 0x00
+
+
+def set_io_capability(index, capability):
+    """The kernel's management interface, Set IO Capability on controller `index` (what `btmgmt
+    io-cap` sends: in this image that btmgmt did not return within 60 s). Python's bind takes no HCI channel,
+    so the socket is bound through libc to HCI_CHANNEL_CONTROL (3), HCI_DEV_NONE."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    fd = libc.socket(socket.AF_BLUETOOTH, socket.SOCK_RAW | socket.SOCK_CLOEXEC, socket.BTPROTO_HCI)
+    if fd < 0:
+        raise OSError(ctypes.get_errno(), "management socket")
+    address = struct.pack("<HHH", socket.AF_BLUETOOTH, 0xFFFF, 3)
+    if libc.bind(fd, address, len(address)) != 0:
+        error = ctypes.get_errno()
+        os.close(fd)
+        raise OSError(error, "bind to the management channel")
+    try:
+        os.write(fd, struct.pack("<HHHB", MGMT_SET_IO_CAPABILITY, index, 1, capability))
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            if not select.select([fd], [], [], 2)[0]:
+                continue
+            packet = os.read(fd, 1024)
+            # Command Complete (1) or Status (2) for this controller: the opcode, then the status.
+            if len(packet) >= 9 and struct.unpack_from("<HH", packet) in ((1, index), (2, index)) \
+                    and struct.unpack_from("<H", packet, 6)[0] == MGMT_SET_IO_CAPABILITY:
+                if packet[8] != 0:
+                    raise CheckFailed(f"Set IO Capability on hci{index}: status 0x{packet[8]:02x}")
+                return
+    finally:
+        os.close(fd)
+    raise CheckFailed(f"Set IO Capability on hci{index}: no answer in 30 s")
+
+
+def protect_sensor(state):
+    """The sensor from here on protects its value and accepts pairing (lab-peripheral started
+    again with SENSOR_BONDS), its controller DisplayOnly; the app's unit asks for pairing (a
+    runtime drop-in, the same line as debian's in profile-files)."""
+    wait_until(bluetoothd_has_adapters, 90, "bluetoothd to have hci0 and hci1 powered")
+    old = state.get("peripheral")
+    if old is not None and old.poll() is None:
+        old.terminate()
+        old.wait(timeout=30)
+    served = log_text("lab-peripheral").count("serving hci1")
+    state["peripheral"] = spawn("lab-peripheral", sensor_command())
+    wait_until(lambda: log_text("lab-peripheral").count("serving hci1") > served, 60,
+               "the sensor to advertise on hci1 again, protecting its value")
+    # After lab-peripheral powered hci1 again: the capability is the controller's, kept across power.
+    set_io_capability(1, DISPLAY_ONLY)
+    unit = "sensor-logger-sensor.service"
+    drop_in = f"/run/systemd/system/{unit}.d/50-pairing.conf"
+    os.makedirs(os.path.dirname(drop_in), exist_ok=True)
+    with open(drop_in, "w") as handle:
+        handle.write("[Service]\nExecStart=\nExecStart=/usr/local/bin/accessory-example --bluetooth-service "
+                     f"{SENSOR_SERVICE} --name-substring \"Lab Sensor\" --pairing --read "
+                     f"{SENSOR_SERVICE}/4C616253-656E-736F-7200-000000000002\n")
+    sh(["systemctl", "daemon-reload"], timeout=120, check=True)
+
+
+def answer_passkey(request, state):
+    """The administrator answers the pairing's passkey entry with what the sensor shows. Until
+    bluetoothd knows the sensor, its advertising is toggled: btvirt reports an advertiser once,
+    when its advertising or a scan is enabled, before the kernel counts bluetoothd's discovery as
+    running (the lab's bt-encryption-bluez does the same)."""
+    device = bluez_device("hci0", state["sensor_address"])
+    shown = {}
+
+    def asked():
+        if bluez_property(device, "org.bluez.Device1", "Address") is None:
+            readvertise(1)
+        listing = sh(["accessoryctl", "pairing-questions"], timeout=30).stdout
+        passkeys = re.findall(r"passkey (\d{6}) for", log_text("lab-peripheral"))
+        if passkeys and re.search(rf"^{request}\s+\d+\s+passkey-entry\s", listing, re.M):
+            shown.update(passkey=passkeys[-1], listing=listing)
+            return True
+        return False
+    wait_until(asked, 120, f"request {request}'s passkey entry (accessoryctl pairing-questions) and the "
+                           f"sensor's passkey (lab-peripheral)", interval=2)
+    say(shown["listing"].rstrip())
+    answered = sh(["accessoryctl", "answer-pairing", request, "--passkey", shown["passkey"]], timeout=60)
+    assert answered.returncode == 0, \
+        f"accessoryctl answer-pairing {request} --passkey {shown['passkey']} exited {answered.returncode}: " \
+        f"{(answered.stderr or answered.stdout).strip()}"
+    state["passkey_answered"] = f"accessoryctl answer-pairing {request} --passkey {shown['passkey']}"
+
+
+def sensor_paired_through_bluez(cursor, state):
+    """Beside bluetoothd: accessoryd said it pairs through BlueZ, the administrator answered the
+    sensor's passkey, bluetoothd has the sensor paired on hci0 and accessoryd's bond store says
+    the bond is bluetoothd's (no key of its own)."""
+    modes = journal(f"MESSAGE_ID={PAIRING_MODE}", unit=SERVICE)
+    mode = modes[-1].get("PAIRING_MODE") if modes else None
+    assert mode == "bluez", f"accessoryd's pairing mode is {mode or 'not said'}, not bluez"
+    started = accessoryd_said(SETUP_PAIRING_STARTED, cursor)
+    assert started, "the read succeeded, but accessoryd logged no SETUP_PAIRING_STARTED"
+    app = [str(e.get("MESSAGE", "")) for e in journal("_SYSTEMD_UNIT=sensor-logger-sensor.service", cursor=cursor)]
+    events = [line.split()[1] for line in app if line.startswith("event: ")]
+    order = [e for e in events if e in ("pickerSetupPairing", "accessoryAdded", "pickerDidDismiss")]
+    assert order == ["pickerSetupPairing", "accessoryAdded", "pickerDidDismiss"], \
+        f"the app heard {order}, not pickerSetupPairing, accessoryAdded, pickerDidDismiss"
+    address = state["sensor_address"]
+    paired = bluez_property(bluez_device("hci0", address), "org.bluez.Device1", "Paired")
+    assert paired == "b true", f"bluetoothd's Device1 of the sensor {address} on hci0: Paired {paired or 'no such device'}"
+    store = sh(["cat", BOND_STORE]).stdout
+    assert "KeptBy=bluetoothd" in store and "LongTermKey=" not in store, \
+        f"{BOND_STORE} does not say the bond is bluetoothd's alone: {' / '.join(store.strip().splitlines())}"
+    return (f"; paired during setup through bluetoothd (accessoryd: {started}; the sensor showed a passkey and the "
+            f"administrator answered {state.get('passkey_answered')}; the app heard {', '.join(order)}; "
+            f"bluetoothd: Device1.Paired true on hci0; {BOND_STORE}: KeptBy=bluetoothd)")
 
 
 def open_session_in(unit):
@@ -691,7 +847,7 @@ def check_controller_powered(state):
 
 
 def check_bluetoothctl(state):
-    """bluetoothd runs beside accessoryd (after the app's read): it lists both controllers,
+    """bluetoothd runs beside accessoryd (before app-sensor pairs the sensor): it lists both controllers,
     and a discovery from the gateway's controller finds the sensor."""
     assert active_state("bluetooth.service") == "active", \
         f"bluetooth.service is {active_state('bluetooth.service')}, not active"
@@ -1446,6 +1602,11 @@ def check_wake_reboot(state):
     addresses = start_bluetooth()
     assert addresses[1] == record["sensor_address"], \
         f"the sensor's controller has address {addresses[1]} in this boot, not boot 1's {record['sensor_address']}"
+    state["sensor_address"] = addresses[1]
+    if PROFILE.get("sensor_pairing") and PROFILE["bluetoothd"]:
+        # lab-peripheral powers hci1 again and loads its key: not while bluetoothd sets the new
+        # controllers up (and loads its own keys into them).
+        wait_until(bluetoothd_has_adapters, 90, "bluetoothd to have hci0 and hci1 powered")
     state["peripheral"] = spawn("lab-peripheral", sensor_command())
     wait_until(lambda: "serving hci1" in log_text("lab-peripheral"), 60, "the sensor to advertise on hci1")
     message, _, user = wait_woken(accessory, cursor)
@@ -1453,6 +1614,11 @@ def check_wake_reboot(state):
         # The read needs an encrypted link: both sides' keys came back from their disks.
         loaded = re.findall(r"loaded \d+ key\(s\)", log_text("lab-peripheral"))
         mode = accessoryd_said(PAIRING_MODE, None)
+        if PROFILE["bluetoothd"]:
+            paired = bluez_property(bluez_device("hci0", addresses[1]), "org.bluez.Device1", "Paired")
+            assert paired == "b true", \
+                f"the read worked, but bluetoothd's Device1 of the sensor on hci0 is Paired {paired or 'no such device'}"
+            mode += "; bluetoothd: Device1.Paired true on hci0"
         return (f"{WAKE_SERVICE} had not run since boot; the sensor appeared; accessoryd: {message}; the service ran "
                 f"as User={user} and read \"{SENSOR_VALUE}\" over an encrypted link from boot 1's bond (accessoryd: "
                 f"{mode}; the sensor: {loaded[-1] if loaded else 'no key loaded'})")
