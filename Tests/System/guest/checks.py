@@ -15,18 +15,17 @@ and the logs go as a tar archive onto the second disk (/dev/vdb). Every wait
 has a bound; nothing asserts how long something took.
 """
 
-import ctypes
 import fcntl
 import json
 import os
 import re
-import select
 import shutil
 import signal
 import socket
 import struct
 import subprocess
 import sys
+import threading
 import tarfile
 import time
 import traceback
@@ -436,9 +435,8 @@ SENSOR_BONDS = "/var/lib/lab-peripheral/bonds"
 
 def sensor_command(*extra, protected=True):
     """lab-peripheral serving the sensor on hci1. On a profile with `sensor_pairing` the sensor
-    answers a read only over an encrypted link and accepts pairing (Just Works, or shows a passkey
-    when its controller is DisplayOnly), keeping its side's key in SENSOR_BONDS: the app pairs it
-    during setup, and every later read needs the bond. `protected` False: a plain sensor (on a
+    answers a read only over an encrypted link and accepts pairing (Just Works), keeping its
+    side's key in SENSOR_BONDS: the app pairs it during setup, and every later read needs the bond. `protected` False: a plain sensor (on a
     profile with bluetoothd until app-sensor, see prepare_accessories)."""
     command = ["lab-peripheral", "serve", "--controller", "hci1", "--value", SENSOR_VALUE, *extra]
     if PROFILE.get("sensor_pairing") and protected:
@@ -592,20 +590,25 @@ def check_app_sensor(state):
     if PROFILE["bluetoothd"]:
         assert active_state("bluetooth.service") == "active", \
             f"bluetooth.service is {active_state('bluetooth.service')}: the read would not be beside bluetoothd"
-    answer = None
+    agent = nudged = None
     if PROFILE.get("sensor_pairing") and PROFILE["bluetoothd"]:
         protect_sensor(state)
-        answer = lambda request: answer_passkey(request, state)
+        agent = AccessoryAgent()
+        nudged = lambda request: nudge_until_known(state)
     cursor = journal_cursor()
     try:
         accessory, user = run_app("sensor-logger-sensor.service", "Lab Sensor", f'= "{SENSOR_VALUE}"', state,
-                                  approved=answer)
+                                  approved=nudged)
     except AssertionError as error:
         said = accessoryd_said(BLUETOOTH_CHANNEL_FAILED, cursor)
         reason = f"{error}" + (f"; accessoryd: {said}" if said else "")
         if "no Bluetooth LE controller is up" in reason:
             reason += f" (hci0 was up and scanning; {read_again_after_restart()})"
         raise CheckFailed(reason)
+    finally:
+        if agent:
+            agent.close()
+            state["agent_answered"] = agent.answered
     beside = " while bluetoothd runs" if PROFILE["bluetoothd"] else ""
     paired = sensor_paired(cursor, state) if PROFILE.get("sensor_pairing") else ""
     return f"accessory {accessory} approved; the app (User={user}) read \"{SENSOR_VALUE}\" over the channel{beside}{paired}"
@@ -635,11 +638,9 @@ def sensor_paired(cursor, state):
 
 # Beside bluetoothd (rpi): accessoryd pairs through BlueZ's D-Bus API (its own Agent1,
 # Device1.Pair) and bluetoothd keeps the bond. bluetoothd manages the sensor's controller hci1
-# too, and with no default agent it answers the kernel's confirmation of a Just Works pairing on
-# hci1 with no, racing lab-peripheral's yes. So the sensor shows a passkey instead, as one with a
-# display does: hci1's IO capability DisplayOnly (bluetoothd sets it only when a default agent
-# registers, and no check registers one), the kernel makes up the passkey and only notifies hci1's
-# side, and the administrator types it with accessoryctl answer-pairing.
+# too: the kernel asks it to confirm the sensor's side of Just Works, and with no default agent
+# it answers no at once, racing lab-peripheral's yes. So, as the lab's bt-encryption-bluez does,
+# a bluetoothctl default agent says the accessory's yes through bluetoothd: both answers are yes.
 BOND_STORE = "/var/lib/accessoryd/bonds"
 
 
@@ -658,45 +659,10 @@ def bluetoothd_has_adapters():
                for index in (0, 1))
 
 
-MGMT_SET_IO_CAPABILITY = 0x0018
-DISPLAY_ONLY = 0x00
-
-
-def set_io_capability(index, capability):
-    """The kernel's management interface, Set IO Capability on controller `index` (what `btmgmt
-    io-cap` sends: in this image that btmgmt did not return within 60 s). Python's bind takes no HCI channel,
-    so the socket is bound through libc to HCI_CHANNEL_CONTROL (3), HCI_DEV_NONE."""
-    libc = ctypes.CDLL(None, use_errno=True)
-    fd = libc.socket(socket.AF_BLUETOOTH, socket.SOCK_RAW | socket.SOCK_CLOEXEC, socket.BTPROTO_HCI)
-    if fd < 0:
-        raise OSError(ctypes.get_errno(), "management socket")
-    address = struct.pack("<HHH", socket.AF_BLUETOOTH, 0xFFFF, 3)
-    if libc.bind(fd, address, len(address)) != 0:
-        error = ctypes.get_errno()
-        os.close(fd)
-        raise OSError(error, "bind to the management channel")
-    try:
-        os.write(fd, struct.pack("<HHHB", MGMT_SET_IO_CAPABILITY, index, 1, capability))
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            if not select.select([fd], [], [], 2)[0]:
-                continue
-            packet = os.read(fd, 1024)
-            # Command Complete (1) or Status (2) for this controller: the opcode, then the status.
-            if len(packet) >= 9 and struct.unpack_from("<HH", packet) in ((1, index), (2, index)) \
-                    and struct.unpack_from("<H", packet, 6)[0] == MGMT_SET_IO_CAPABILITY:
-                if packet[8] != 0:
-                    raise CheckFailed(f"Set IO Capability on hci{index}: status 0x{packet[8]:02x}")
-                return
-    finally:
-        os.close(fd)
-    raise CheckFailed(f"Set IO Capability on hci{index}: no answer in 30 s")
-
-
 def protect_sensor(state):
     """The sensor from here on protects its value and accepts pairing (lab-peripheral started
-    again with SENSOR_BONDS), its controller DisplayOnly; the app's unit asks for pairing (a
-    runtime drop-in, the same line as debian's in profile-files)."""
+    again with SENSOR_BONDS); the app's unit asks for pairing (a runtime drop-in, the same line
+    as debian's in profile-files)."""
     wait_until(bluetoothd_has_adapters, 90, "bluetoothd to have hci0 and hci1 powered")
     old = state.get("peripheral")
     if old is not None and old.poll() is None:
@@ -706,8 +672,6 @@ def protect_sensor(state):
     state["peripheral"] = spawn("lab-peripheral", sensor_command())
     wait_until(lambda: log_text("lab-peripheral").count("serving hci1") > served, 60,
                "the sensor to advertise on hci1 again, protecting its value")
-    # After lab-peripheral powered hci1 again: the capability is the controller's, kept across power.
-    set_io_capability(1, DISPLAY_ONLY)
     unit = "sensor-logger-sensor.service"
     drop_in = f"/run/systemd/system/{unit}.d/50-pairing.conf"
     os.makedirs(os.path.dirname(drop_in), exist_ok=True)
@@ -718,37 +682,88 @@ def protect_sensor(state):
     sh(["systemctl", "daemon-reload"], timeout=120, check=True)
 
 
-def answer_passkey(request, state):
-    """The administrator answers the pairing's passkey entry with what the sensor shows. Until
-    bluetoothd knows the sensor, its advertising is toggled: btvirt reports an advertiser once,
-    when its advertising or a scan is enabled, before the kernel counts bluetoothd's discovery as
-    running (the lab's bt-encryption-bluez does the same)."""
-    device = bluez_device("hci0", state["sensor_address"])
-    shown = {}
+class AccessoryAgent:
+    """bluetoothctl as bluetoothd's default agent (NoInputNoOutput), saying yes to each
+    confirmation or authorization it is asked: the sensor's side of Just Works on hci1, an
+    accessory without buttons. Its own log: bluetoothctl-agent.log."""
 
-    def asked():
-        if bluez_property(device, "org.bluez.Device1", "Address") is None:
-            readvertise(1)
-        listing = sh(["accessoryctl", "pairing-questions"], timeout=30).stdout
-        passkeys = re.findall(r"passkey (\d{6}) for", log_text("lab-peripheral"))
-        if passkeys and re.search(rf"^{request}\s+\d+\s+passkey-entry\s", listing, re.M):
-            shown.update(passkey=passkeys[-1], listing=listing)
-            return True
-        return False
-    wait_until(asked, 120, f"request {request}'s passkey entry (accessoryctl pairing-questions) and the "
-                           f"sensor's passkey (lab-peripheral)", interval=2)
-    say(shown["listing"].rstrip())
-    answered = sh(["accessoryctl", "answer-pairing", request, "--passkey", shown["passkey"]], timeout=60)
-    assert answered.returncode == 0, \
-        f"accessoryctl answer-pairing {request} --passkey {shown['passkey']} exited {answered.returncode}: " \
-        f"{(answered.stderr or answered.stdout).strip()}"
-    state["passkey_answered"] = f"accessoryctl answer-pairing {request} --passkey {shown['passkey']}"
+    def __init__(self):
+        self.path = os.path.join(LOGS, "bluetoothctl-agent.log")
+        self.output = open(self.path, "ab")
+        self.process = subprocess.Popen(["bluetoothctl", "--agent", "NoInputNoOutput"], stdin=subprocess.PIPE,
+                                        stdout=self.output, stderr=subprocess.STDOUT)
+        self.answered = 0
+        self.stopping = threading.Event()
+        try:
+            # Commands before bluetoothctl has registered its agent with bluetoothd fail.
+            wait_until(lambda: "Agent registered" in self.text(), 60, "bluetoothctl's agent")
+            self.send("default-agent")
+            wait_until(lambda: "Default agent request successful" in self.text(), 60,
+                       "bluetoothctl to be the default agent")
+        except AssertionError:
+            self.close()
+            raise
+        self.thread = threading.Thread(target=self.answer, daemon=True)
+        self.thread.start()
+
+    def text(self):
+        with open(self.path, "rb") as handle:
+            return handle.read().decode(errors="replace")
+
+    def send(self, line):
+        self.process.stdin.write((line + "\n").encode())
+        self.process.stdin.flush()
+
+    def answer(self):
+        while not self.stopping.wait(0.2):
+            # Once per request: bluetoothctl prints its prompt again after other output.
+            asked = len(re.findall(r"Request (?:authorization|confirmation)", self.text()))
+            while self.answered < asked:
+                self.send("yes")
+                self.answered += 1
+
+    def close(self):
+        self.stopping.set()
+        if getattr(self, "thread", None):
+            self.thread.join(timeout=5)
+        if self.process.poll() is None:
+            try:
+                self.send("quit")
+                self.process.wait(timeout=30)
+            except (BrokenPipeError, subprocess.TimeoutExpired):
+                self.process.kill()
+                self.process.wait()
+        self.output.close()
+
+
+def nudge_until_known(state):
+    """Until bluetoothd knows the sensor on hci0, its advertising is toggled: btvirt reports an
+    advertiser once, when its advertising or a scan is enabled, before the kernel counts
+    bluetoothd's discovery as running (the lab's bt-encryption-bluez does the same). In a
+    thread, while the app's unit runs."""
+    device = bluez_device("hci0", state["sensor_address"])
+    unit = "sensor-logger-sensor.service"
+
+    def nudge():
+        deadline = time.monotonic() + 180
+        while time.monotonic() < deadline and active_state(unit) in ("active", "activating"):
+            if bluez_property(device, "org.bluez.Device1", "Address") is not None:
+                return
+            try:
+                readvertise(1)
+            except OSError as error:
+                with open(os.path.join(LOGS, "commands.log"), "a") as handle:
+                    handle.write(f"nudging the sensor: {error}\n")
+            time.sleep(1)
+    thread = threading.Thread(target=nudge, daemon=True)
+    thread.start()
+    return thread
 
 
 def sensor_paired_through_bluez(cursor, state):
-    """Beside bluetoothd: accessoryd said it pairs through BlueZ, the administrator answered the
-    sensor's passkey, bluetoothd has the sensor paired on hci0 and accessoryd's bond store says
-    the bond is bluetoothd's (no key of its own)."""
+    """Beside bluetoothd: accessoryd said it pairs through BlueZ, bluetoothd asked its default
+    agent for the sensor's side, bluetoothd has the sensor paired on hci0 and accessoryd's bond
+    store says the bond is bluetoothd's (no key of its own)."""
     modes = journal(f"MESSAGE_ID={PAIRING_MODE}", unit=SERVICE)
     mode = modes[-1].get("PAIRING_MODE") if modes else None
     assert mode == "bluez", f"accessoryd's pairing mode is {mode or 'not said'}, not bluez"
@@ -759,15 +774,17 @@ def sensor_paired_through_bluez(cursor, state):
     order = [e for e in events if e in ("pickerSetupPairing", "accessoryAdded", "pickerDidDismiss")]
     assert order == ["pickerSetupPairing", "accessoryAdded", "pickerDidDismiss"], \
         f"the app heard {order}, not pickerSetupPairing, accessoryAdded, pickerDidDismiss"
+    answered = state.get("agent_answered", 0)
+    assert answered >= 1, "paired, but bluetoothd never asked its default agent to confirm the sensor's side"
     address = state["sensor_address"]
     paired = bluez_property(bluez_device("hci0", address), "org.bluez.Device1", "Paired")
     assert paired == "b true", f"bluetoothd's Device1 of the sensor {address} on hci0: Paired {paired or 'no such device'}"
     store = sh(["cat", BOND_STORE]).stdout
     assert "KeptBy=bluetoothd" in store and "LongTermKey=" not in store, \
         f"{BOND_STORE} does not say the bond is bluetoothd's alone: {' / '.join(store.strip().splitlines())}"
-    return (f"; paired during setup through bluetoothd (accessoryd: {started}; the sensor showed a passkey and the "
-            f"administrator answered {state.get('passkey_answered')}; the app heard {', '.join(order)}; "
-            f"bluetoothd: Device1.Paired true on hci0; {BOND_STORE}: KeptBy=bluetoothd)")
+    return (f"; paired during setup through bluetoothd (accessoryd: {started}; the app heard {', '.join(order)}; "
+            f"bluetoothd's default agent confirmed the sensor's side {answered} time(s); bluetoothd: Device1.Paired "
+            f"true on hci0; {BOND_STORE}: KeptBy=bluetoothd, no key)")
 
 
 def open_session_in(unit):
