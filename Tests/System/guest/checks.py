@@ -436,8 +436,9 @@ SENSOR_BONDS = "/var/lib/lab-peripheral/bonds"
 def sensor_command(*extra, protected=True):
     """lab-peripheral serving the sensor on hci1. On a profile with `sensor_pairing` the sensor
     answers a read only over an encrypted link and accepts pairing (Just Works), keeping its
-    side's key in SENSOR_BONDS: the app pairs it during setup, and every later read needs the bond. `protected` False: a plain sensor (on a
-    profile with bluetoothd until app-sensor, see prepare_accessories)."""
+    side's key in SENSOR_BONDS: the app pairs it during setup, and every later read needs the bond.
+    `protected` False: a plain sensor (beside bluetoothd until app-sensor-pairing, see
+    prepare_accessories)."""
     command = ["lab-peripheral", "serve", "--controller", "hci1", "--value", SENSOR_VALUE, *extra]
     if PROFILE.get("sensor_pairing") and protected:
         os.makedirs(os.path.dirname(SENSOR_BONDS), exist_ok=True)
@@ -495,9 +496,9 @@ def prepare_accessories(state):
         # The gateway's bluetoothd takes the new controllers and powers them (AutoEnable).
         wait_until(lambda: active_state("bluetooth.service") == "active" and hci_info(0)[1], 90,
                    "bluetoothd to run and power hci0")
-    # Beside bluetoothd the sensor protects its value from app-sensor on (protect_sensor): the
-    # browser check before it runs the same app's unit, approved from a page that asks nothing
-    # about pairing.
+    # Beside bluetoothd the sensor protects its value from app-sensor-pairing on (protect_sensor),
+    # last in boot 1 (Tests/System/README.md): the browser check and app-sensor run the same
+    # app's unit without pairing.
     state["peripheral"] = spawn("lab-peripheral", sensor_command(protected=not PROFILE["bluetoothd"]))
     wait_until(lambda: "serving hci1" in log_text("lab-peripheral"), 60, "the sensor to advertise on hci1")
     say(f"accessories ready: sensor {addresses[1]} on hci1, lamp 'LabLamp-Setup' in namespace air")
@@ -532,7 +533,8 @@ def approve(what, timeout=110, found=None):
 
 def run_app(unit, what, expect, state, timeout=240, approved=None):
     """Starts the app's unit, approves what it asks for, waits for it to end; returns its output.
-    `approved(request)`: what the administrator does next (answers the pairing's question)."""
+    `approved(request)`: what is done once approved, while the app runs (app-sensor-pairing:
+    the sensor nudged until bluetoothd knows it)."""
     sh(["systemctl", "reset-failed", unit])
     cursor = journal_cursor()
     sh(["systemctl", "start", "--no-block", unit], check=True)
@@ -542,7 +544,7 @@ def run_app(unit, what, expect, state, timeout=240, approved=None):
         if approved:
             approved(found["request"])
     except AssertionError:
-        # Nothing to approve (or to answer): the app would wait out its own timeout; end it now.
+        # Nothing to approve: the app would wait out its own timeout; end it now.
         sh(["systemctl", "stop", unit], timeout=150)
         raise
     finally:
@@ -590,28 +592,52 @@ def check_app_sensor(state):
     if PROFILE["bluetoothd"]:
         assert active_state("bluetooth.service") == "active", \
             f"bluetooth.service is {active_state('bluetooth.service')}: the read would not be beside bluetoothd"
-    agent = nudged = None
-    if PROFILE.get("sensor_pairing") and PROFILE["bluetoothd"]:
-        protect_sensor(state)
-        agent = AccessoryAgent()
-        nudged = lambda request: nudge_until_known(state)
     cursor = journal_cursor()
     try:
-        accessory, user = run_app("sensor-logger-sensor.service", "Lab Sensor", f'= "{SENSOR_VALUE}"', state,
-                                  approved=nudged)
+        accessory, user = run_app("sensor-logger-sensor.service", "Lab Sensor", f'= "{SENSOR_VALUE}"', state)
     except AssertionError as error:
         said = accessoryd_said(BLUETOOTH_CHANNEL_FAILED, cursor)
         reason = f"{error}" + (f"; accessoryd: {said}" if said else "")
         if "no Bluetooth LE controller is up" in reason:
             reason += f" (hci0 was up and scanning; {read_again_after_restart()})"
         raise CheckFailed(reason)
-    finally:
-        if agent:
-            agent.close()
-            state["agent_answered"] = agent.answered
     beside = " while bluetoothd runs" if PROFILE["bluetoothd"] else ""
-    paired = sensor_paired(cursor, state) if PROFILE.get("sensor_pairing") else ""
+    # Beside bluetoothd the sensor needs no pairing yet: app-sensor-pairing, at the end of boot 1.
+    paired = sensor_paired(cursor, state) if PROFILE.get("sensor_pairing") and not PROFILE["bluetoothd"] else ""
     return f"accessory {accessory} approved; the app (User={user}) read \"{SENSOR_VALUE}\" over the channel{beside}{paired}"
+
+
+def check_app_sensor_pairing(state):
+    """Beside bluetoothd, at the end of boot 1 (see Tests/System/README.md): the
+    administrator removes boot 1's sensor grant, the sensor protects its value from now on, and
+    the app sets it up again, paired through bluetoothd; the app observes it, and boot 2's
+    wake-reboot and mqtt-bridge use this grant."""
+    record = wake_record()
+    removed = sh(["accessoryctl", "remove", record["accessory"]], timeout=60)
+    assert removed.returncode == 0, \
+        f"accessoryctl remove {record['accessory']} exited {removed.returncode}: {removed.stderr.strip()}"
+    # Boot 2's grants-kept looks for boot 1's grants: the removed one is not one any more.
+    state["approved"] = [a for a in state.get("approved", []) if a != record["accessory"]]
+    protect_sensor(state)
+    agent = AccessoryAgent()
+    cursor = journal_cursor()
+    try:
+        accessory, user = run_app("sensor-logger-sensor.service", "Lab Sensor", f'= "{SENSOR_VALUE}"', state,
+                                  approved=lambda request: nudge_until_known(state))
+    except AssertionError as error:
+        said = accessoryd_said(BLUETOOTH_CHANNEL_FAILED, cursor)
+        raise CheckFailed(f"{error}" + (f"; accessoryd: {said}" if said else ""))
+    finally:
+        agent.close()
+        state["agent_answered"] = agent.answered
+    paired = sensor_paired(cursor, state)
+    observed = as_app("--observe", "yes")
+    assert observed.returncode == 0 and f"observing {accessory}: yes" in observed.stdout, \
+        f"accessory-example --observe yes: {(observed.stderr or observed.stdout).strip()}"
+    with open(WAKE_STATE, "w") as handle:
+        json.dump({"accessory": accessory, "sensor_address": record.get("sensor_address")}, handle)
+    return (f"boot 1's grant {record['accessory']} removed; accessory {accessory} approved; the app (User={user}) "
+            f"read \"{SENSOR_VALUE}\" over the channel while bluetoothd runs{paired}; observed")
 
 
 def sensor_paired(cursor, state):
@@ -864,7 +890,7 @@ def check_controller_powered(state):
 
 
 def check_bluetoothctl(state):
-    """bluetoothd runs beside accessoryd (before app-sensor pairs the sensor): it lists both controllers,
+    """bluetoothd runs beside accessoryd (after the app's read): it lists both controllers,
     and a discovery from the gateway's controller finds the sensor."""
     assert active_state("bluetooth.service") == "active", \
         f"bluetooth.service is {active_state('bluetooth.service')}, not active"
@@ -2043,6 +2069,7 @@ CHECKS = {
     "cockpit-page": (lambda ctx: check_cockpit_page(ctx.state), True),
     "wake-exposure": (lambda ctx: check_wake_exposure(), False),
     "wake": (lambda ctx: check_wake(ctx.state), True),
+    "app-sensor-pairing": (lambda ctx: check_app_sensor_pairing(ctx.state), True),
     "wake-reboot": (lambda ctx: check_wake_reboot(ctx.state), False),
     "wake-removed": (lambda ctx: check_wake_removed(ctx.state), False),
     "wake-flapping": (lambda ctx: check_wake_flapping(ctx.state), False),
