@@ -25,6 +25,7 @@ import socket
 import struct
 import subprocess
 import sys
+import threading
 import tarfile
 import time
 import traceback
@@ -432,12 +433,14 @@ def check_service_user():
 SENSOR_BONDS = "/var/lib/lab-peripheral/bonds"
 
 
-def sensor_command(*extra):
+def sensor_command(*extra, protected=True):
     """lab-peripheral serving the sensor on hci1. On a profile with `sensor_pairing` the sensor
     answers a read only over an encrypted link and accepts pairing (Just Works), keeping its
-    side's key in SENSOR_BONDS: the app pairs it during setup, and every later read needs the bond."""
+    side's key in SENSOR_BONDS: the app pairs it during setup, and every later read needs the bond.
+    `protected` False: a plain sensor (beside bluetoothd until app-sensor-pairing, see
+    prepare_accessories)."""
     command = ["lab-peripheral", "serve", "--controller", "hci1", "--value", SENSOR_VALUE, *extra]
-    if PROFILE.get("sensor_pairing"):
+    if PROFILE.get("sensor_pairing") and protected:
         os.makedirs(os.path.dirname(SENSOR_BONDS), exist_ok=True)
         command += ["--require-encryption", "--accept-pairing", "--bond-file", SENSOR_BONDS]
     return command
@@ -493,14 +496,18 @@ def prepare_accessories(state):
         # The gateway's bluetoothd takes the new controllers and powers them (AutoEnable).
         wait_until(lambda: active_state("bluetooth.service") == "active" and hci_info(0)[1], 90,
                    "bluetoothd to run and power hci0")
-    state["peripheral"] = spawn("lab-peripheral", sensor_command())
+    # Beside bluetoothd the sensor protects its value from app-sensor-pairing on (protect_sensor),
+    # last in boot 1 (Tests/System/README.md): the browser check and app-sensor run the same
+    # app's unit without pairing.
+    state["peripheral"] = spawn("lab-peripheral", sensor_command(protected=not PROFILE["bluetoothd"]))
     wait_until(lambda: "serving hci1" in log_text("lab-peripheral"), 60, "the sensor to advertise on hci1")
     say(f"accessories ready: sensor {addresses[1]} on hci1, lamp 'LabLamp-Setup' in namespace air")
 
 
-def approve(what, timeout=110):
-    """The administrator, at the console: accessoryctl requests, then approve."""
-    found = {}
+def approve(what, timeout=110, found=None):
+    """The administrator, at the console: accessoryctl requests, then approve. `found` gets the
+    request's number (request) and the candidate's."""
+    found = {} if found is None else found
 
     def pending():
         listing = sh(["accessoryctl", "requests"], timeout=30).stdout
@@ -524,13 +531,18 @@ def approve(what, timeout=110):
     return match.group(1)
 
 
-def run_app(unit, what, expect, state, timeout=240):
-    """Starts the app's unit, approves what it asks for, waits for it to end; returns its output."""
+def run_app(unit, what, expect, state, timeout=240, approved=None):
+    """Starts the app's unit, approves what it asks for, waits for it to end; returns its output.
+    `approved(request)`: what is done once approved, while the app runs (app-sensor-pairing:
+    the sensor nudged until bluetoothd knows it)."""
     sh(["systemctl", "reset-failed", unit])
     cursor = journal_cursor()
     sh(["systemctl", "start", "--no-block", unit], check=True)
     try:
-        accessory = approve(what)
+        found = {}
+        accessory = approve(what, found=found)
+        if approved:
+            approved(found["request"])
     except AssertionError:
         # Nothing to approve: the app would wait out its own timeout; end it now.
         sh(["systemctl", "stop", unit], timeout=150)
@@ -590,14 +602,50 @@ def check_app_sensor(state):
             reason += f" (hci0 was up and scanning; {read_again_after_restart()})"
         raise CheckFailed(reason)
     beside = " while bluetoothd runs" if PROFILE["bluetoothd"] else ""
-    paired = sensor_paired(cursor) if PROFILE.get("sensor_pairing") else ""
+    # Beside bluetoothd the sensor needs no pairing yet: app-sensor-pairing, at the end of boot 1.
+    paired = sensor_paired(cursor, state) if PROFILE.get("sensor_pairing") and not PROFILE["bluetoothd"] else ""
     return f"accessory {accessory} approved; the app (User={user}) read \"{SENSOR_VALUE}\" over the channel{beside}{paired}"
 
 
-def sensor_paired(cursor):
+def check_app_sensor_pairing(state):
+    """Beside bluetoothd, at the end of boot 1 (see Tests/System/README.md): the
+    administrator removes boot 1's sensor grant, the sensor protects its value from now on, and
+    the app sets it up again, paired through bluetoothd; the app observes it, and boot 2's
+    wake-reboot and mqtt-bridge use this grant."""
+    record = wake_record()
+    removed = sh(["accessoryctl", "remove", record["accessory"]], timeout=60)
+    assert removed.returncode == 0, \
+        f"accessoryctl remove {record['accessory']} exited {removed.returncode}: {removed.stderr.strip()}"
+    # Boot 2's grants-kept looks for boot 1's grants: the removed one is not one any more.
+    state["approved"] = [a for a in state.get("approved", []) if a != record["accessory"]]
+    protect_sensor(state)
+    agent = AccessoryAgent()
+    cursor = journal_cursor()
+    try:
+        accessory, user = run_app("sensor-logger-sensor.service", "Lab Sensor", f'= "{SENSOR_VALUE}"', state,
+                                  approved=lambda request: nudge_until_known(state))
+    except AssertionError as error:
+        said = accessoryd_said(BLUETOOTH_CHANNEL_FAILED, cursor)
+        raise CheckFailed(f"{error}" + (f"; accessoryd: {said}" if said else ""))
+    finally:
+        agent.close()
+        state["agent_answered"] = agent.answered
+    paired = sensor_paired(cursor, state)
+    observed = as_app("--observe", "yes")
+    assert observed.returncode == 0 and f"observing {accessory}: yes" in observed.stdout, \
+        f"accessory-example --observe yes: {(observed.stderr or observed.stdout).strip()}"
+    with open(WAKE_STATE, "w") as handle:
+        json.dump({"accessory": accessory, "sensor_address": record.get("sensor_address")}, handle)
+    return (f"boot 1's grant {record['accessory']} removed; accessory {accessory} approved; the app (User={user}) "
+            f"read \"{SENSOR_VALUE}\" over the channel while bluetoothd runs{paired}; observed")
+
+
+def sensor_paired(cursor, state):
     """On a profile whose sensor needs pairing: the setup paired it under the shipped unit, the
     app heard PickerSetupPairing before AccessoryAdded (Session1(5) ORDERING), and both sides
     kept a key; the read itself proved the link encrypted (the sensor refuses it otherwise)."""
+    if PROFILE["bluetoothd"]:
+        return sensor_paired_through_bluez(cursor, state)
     mode = accessoryd_said(PAIRING_MODE, None)
     assert "management interface" in mode, f"accessoryd's pairing mode is not mgmt: {mode or 'nothing said'}"
     started = accessoryd_said(SETUP_PAIRING_STARTED, cursor)
@@ -612,6 +660,157 @@ def sensor_paired(cursor):
         f"the sensor's side did not confirm and keep a key: {sensor.strip().splitlines()[-3:]}"
     return (f"; paired during setup (accessoryd: {started}; the app heard {', '.join(order)}; the sensor kept its key "
             f"in {SENSOR_BONDS})")
+
+
+# Beside bluetoothd (rpi): accessoryd pairs through BlueZ's D-Bus API (its own Agent1,
+# Device1.Pair) and bluetoothd keeps the bond. bluetoothd manages the sensor's controller hci1
+# too: the kernel asks it to confirm the sensor's side of Just Works, and with no default agent
+# it answers no at once, racing lab-peripheral's yes. So, as the lab's bt-encryption-bluez does,
+# a bluetoothctl default agent says the accessory's yes through bluetoothd: both answers are yes.
+BOND_STORE = "/var/lib/accessoryd/bonds"
+
+
+def bluez_device(controller, address):
+    return f"/org/bluez/{controller}/dev_" + address.replace(":", "_").upper()
+
+
+def bluez_property(path, interface, name):
+    """busctl's value of a property of bluetoothd's object (`b true`), or None when there is no such object."""
+    done = sh(["busctl", "--system", "get-property", "org.bluez", path, interface, name], timeout=30)
+    return done.stdout.strip() if done.returncode == 0 else None
+
+
+def bluetoothd_has_adapters():
+    return all(bluez_property(f"/org/bluez/hci{index}", "org.bluez.Adapter1", "Powered") == "b true"
+               for index in (0, 1))
+
+
+def protect_sensor(state):
+    """The sensor from here on protects its value and accepts pairing (lab-peripheral started
+    again with SENSOR_BONDS); the app's unit asks for pairing (a runtime drop-in, the same line
+    as debian's in profile-files)."""
+    wait_until(bluetoothd_has_adapters, 90, "bluetoothd to have hci0 and hci1 powered")
+    old = state.get("peripheral")
+    if old is not None and old.poll() is None:
+        old.terminate()
+        old.wait(timeout=30)
+    served = log_text("lab-peripheral").count("serving hci1")
+    state["peripheral"] = spawn("lab-peripheral", sensor_command())
+    wait_until(lambda: log_text("lab-peripheral").count("serving hci1") > served, 60,
+               "the sensor to advertise on hci1 again, protecting its value")
+    unit = "sensor-logger-sensor.service"
+    drop_in = f"/run/systemd/system/{unit}.d/50-pairing.conf"
+    os.makedirs(os.path.dirname(drop_in), exist_ok=True)
+    with open(drop_in, "w") as handle:
+        handle.write("[Service]\nExecStart=\nExecStart=/usr/local/bin/accessory-example --bluetooth-service "
+                     f"{SENSOR_SERVICE} --name-substring \"Lab Sensor\" --pairing --read "
+                     f"{SENSOR_SERVICE}/4C616253-656E-736F-7200-000000000002\n")
+    sh(["systemctl", "daemon-reload"], timeout=120, check=True)
+
+
+class AccessoryAgent:
+    """bluetoothctl as bluetoothd's default agent (NoInputNoOutput), saying yes to each
+    confirmation or authorization it is asked: the sensor's side of Just Works on hci1, an
+    accessory without buttons. Its own log: bluetoothctl-agent.log."""
+
+    def __init__(self):
+        self.path = os.path.join(LOGS, "bluetoothctl-agent.log")
+        self.output = open(self.path, "ab")
+        self.process = subprocess.Popen(["bluetoothctl", "--agent", "NoInputNoOutput"], stdin=subprocess.PIPE,
+                                        stdout=self.output, stderr=subprocess.STDOUT)
+        self.answered = 0
+        self.stopping = threading.Event()
+        try:
+            # Commands before bluetoothctl has registered its agent with bluetoothd fail.
+            wait_until(lambda: "Agent registered" in self.text(), 60, "bluetoothctl's agent")
+            self.send("default-agent")
+            wait_until(lambda: "Default agent request successful" in self.text(), 60,
+                       "bluetoothctl to be the default agent")
+        except AssertionError:
+            self.close()
+            raise
+        self.thread = threading.Thread(target=self.answer, daemon=True)
+        self.thread.start()
+
+    def text(self):
+        with open(self.path, "rb") as handle:
+            return handle.read().decode(errors="replace")
+
+    def send(self, line):
+        self.process.stdin.write((line + "\n").encode())
+        self.process.stdin.flush()
+
+    def answer(self):
+        while not self.stopping.wait(0.2):
+            # Once per request: bluetoothctl prints its prompt again after other output.
+            asked = len(re.findall(r"Request (?:authorization|confirmation)", self.text()))
+            while self.answered < asked:
+                self.send("yes")
+                self.answered += 1
+
+    def close(self):
+        self.stopping.set()
+        if getattr(self, "thread", None):
+            self.thread.join(timeout=5)
+        if self.process.poll() is None:
+            try:
+                self.send("quit")
+                self.process.wait(timeout=30)
+            except (BrokenPipeError, subprocess.TimeoutExpired):
+                self.process.kill()
+                self.process.wait()
+        self.output.close()
+
+
+def nudge_until_known(state):
+    """Until bluetoothd knows the sensor on hci0, its advertising is toggled: btvirt reports an
+    advertiser once, when its advertising or a scan is enabled, before the kernel counts
+    bluetoothd's discovery as running (the lab's bt-encryption-bluez does the same). In a
+    thread, while the app's unit runs."""
+    device = bluez_device("hci0", state["sensor_address"])
+    unit = "sensor-logger-sensor.service"
+
+    def nudge():
+        deadline = time.monotonic() + 180
+        while time.monotonic() < deadline and active_state(unit) in ("active", "activating"):
+            if bluez_property(device, "org.bluez.Device1", "Address") is not None:
+                return
+            try:
+                readvertise(1)
+            except OSError as error:
+                with open(os.path.join(LOGS, "commands.log"), "a") as handle:
+                    handle.write(f"nudging the sensor: {error}\n")
+            time.sleep(1)
+    thread = threading.Thread(target=nudge, daemon=True)
+    thread.start()
+    return thread
+
+
+def sensor_paired_through_bluez(cursor, state):
+    """Beside bluetoothd: accessoryd said it pairs through BlueZ, bluetoothd asked its default
+    agent for the sensor's side, bluetoothd has the sensor paired on hci0 and accessoryd's bond
+    store says the bond is bluetoothd's (no key of its own)."""
+    modes = journal(f"MESSAGE_ID={PAIRING_MODE}", unit=SERVICE)
+    mode = modes[-1].get("PAIRING_MODE") if modes else None
+    assert mode == "bluez", f"accessoryd's pairing mode is {mode or 'not said'}, not bluez"
+    started = accessoryd_said(SETUP_PAIRING_STARTED, cursor)
+    assert started, "the read succeeded, but accessoryd logged no SETUP_PAIRING_STARTED"
+    app = [str(e.get("MESSAGE", "")) for e in journal("_SYSTEMD_UNIT=sensor-logger-sensor.service", cursor=cursor)]
+    events = [line.split()[1] for line in app if line.startswith("event: ")]
+    order = [e for e in events if e in ("pickerSetupPairing", "accessoryAdded", "pickerDidDismiss")]
+    assert order == ["pickerSetupPairing", "accessoryAdded", "pickerDidDismiss"], \
+        f"the app heard {order}, not pickerSetupPairing, accessoryAdded, pickerDidDismiss"
+    answered = state.get("agent_answered", 0)
+    assert answered >= 1, "paired, but bluetoothd never asked its default agent to confirm the sensor's side"
+    address = state["sensor_address"]
+    paired = bluez_property(bluez_device("hci0", address), "org.bluez.Device1", "Paired")
+    assert paired == "b true", f"bluetoothd's Device1 of the sensor {address} on hci0: Paired {paired or 'no such device'}"
+    store = sh(["cat", BOND_STORE]).stdout
+    assert "KeptBy=bluetoothd" in store and "LongTermKey=" not in store, \
+        f"{BOND_STORE} does not say the bond is bluetoothd's alone: {' / '.join(store.strip().splitlines())}"
+    return (f"; paired during setup through bluetoothd (accessoryd: {started}; the app heard {', '.join(order)}; "
+            f"bluetoothd's default agent confirmed the sensor's side {answered} time(s); bluetoothd: Device1.Paired "
+            f"true on hci0; {BOND_STORE}: KeptBy=bluetoothd, no key)")
 
 
 def open_session_in(unit):
@@ -1446,6 +1645,11 @@ def check_wake_reboot(state):
     addresses = start_bluetooth()
     assert addresses[1] == record["sensor_address"], \
         f"the sensor's controller has address {addresses[1]} in this boot, not boot 1's {record['sensor_address']}"
+    state["sensor_address"] = addresses[1]
+    if PROFILE.get("sensor_pairing") and PROFILE["bluetoothd"]:
+        # lab-peripheral powers hci1 again and loads its key: not while bluetoothd sets the new
+        # controllers up (and loads its own keys into them).
+        wait_until(bluetoothd_has_adapters, 90, "bluetoothd to have hci0 and hci1 powered")
     state["peripheral"] = spawn("lab-peripheral", sensor_command())
     wait_until(lambda: "serving hci1" in log_text("lab-peripheral"), 60, "the sensor to advertise on hci1")
     message, _, user = wait_woken(accessory, cursor)
@@ -1453,6 +1657,11 @@ def check_wake_reboot(state):
         # The read needs an encrypted link: both sides' keys came back from their disks.
         loaded = re.findall(r"loaded \d+ key\(s\)", log_text("lab-peripheral"))
         mode = accessoryd_said(PAIRING_MODE, None)
+        if PROFILE["bluetoothd"]:
+            paired = bluez_property(bluez_device("hci0", addresses[1]), "org.bluez.Device1", "Paired")
+            assert paired == "b true", \
+                f"the read worked, but bluetoothd's Device1 of the sensor on hci0 is Paired {paired or 'no such device'}"
+            mode += "; bluetoothd: Device1.Paired true on hci0"
         return (f"{WAKE_SERVICE} had not run since boot; the sensor appeared; accessoryd: {message}; the service ran "
                 f"as User={user} and read \"{SENSOR_VALUE}\" over an encrypted link from boot 1's bond (accessoryd: "
                 f"{mode}; the sensor: {loaded[-1] if loaded else 'no key loaded'})")
@@ -1860,6 +2069,7 @@ CHECKS = {
     "cockpit-page": (lambda ctx: check_cockpit_page(ctx.state), True),
     "wake-exposure": (lambda ctx: check_wake_exposure(), False),
     "wake": (lambda ctx: check_wake(ctx.state), True),
+    "app-sensor-pairing": (lambda ctx: check_app_sensor_pairing(ctx.state), True),
     "wake-reboot": (lambda ctx: check_wake_reboot(ctx.state), False),
     "wake-removed": (lambda ctx: check_wake_removed(ctx.state), False),
     "wake-flapping": (lambda ctx: check_wake_flapping(ctx.state), False),
