@@ -223,7 +223,8 @@ def command_run(names, kvm, build_dir, keep_evidence, timeout):
     failed = [run_id for run_id in run_ids if not outcomes[run_id][0]]
     for run_id in run_ids:
         print(f"{'PASS' if outcomes[run_id][0] else 'FAIL'} {run_id}: {outcomes[run_id][1]}")
-    print(f"{len(passed)} passed, {len(failed)} failed", flush=True)
+    # The last line names what failed: a log cut to its tail still says which scenario it was.
+    print(f"{len(passed)} passed, {len(failed)} failed" + (f": {', '.join(failed)}" if failed else ""), flush=True)
     return 0 if not failed else 1
 
 
