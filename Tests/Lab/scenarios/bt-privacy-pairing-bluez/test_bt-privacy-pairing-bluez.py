@@ -21,7 +21,7 @@ import re
 import tempfile
 import time
 
-from labkit import LabTestCase
+from labkit import LabTestCase, LabTimeout
 from labkit.bluetooth import peripheral_command
 from labkit.bluez import AccessoryAgent, forget_each_other, paired, start_bluetoothd
 from labkit.lock import APP, CHARACTERISTIC, SERVICE, VALUE
@@ -101,7 +101,13 @@ class PrivacyPairingBesideBluezTests(LabTestCase):
             return False
 
         # bluetoothd's discovery first has to hear the sensor, then its Pair asks accessoryd's agent.
-        self.lab.wait_until(asked, timeout=90, what="the passkey entry question and the sensor's passkey")
+        try:
+            self.lab.wait_until(asked, timeout=90, what="the passkey entry question and the sensor's passkey")
+        except LabTimeout as timeout:
+            # Which of the three never came, for a failure seen only in a log's tail.
+            shown = re.findall(r"passkey (\d{6}) for", self.peripheral.output())
+            raise LabTimeout(f"{timeout}: accessoryctl pairing-questions {self.lab.accessoryctl('pairing-questions')!r}; "
+                             f"the sensor showed {shown}; its display agent {self.display.passkeys()}") from None
         return found["passkey"]
 
     def approve_and_answer_the_passkey(self, held, wrong=False):
