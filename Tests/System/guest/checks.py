@@ -106,6 +106,7 @@ def result(name, passed, reason):
 def check(name, function, *args):
     """Runs one check: PASS with the reason it returns, FAIL with the assertion's message."""
     say(f"== {name}")
+    started = time.monotonic()
     try:
         reason = function(*args)
         result(name, True, reason or "ok")
@@ -115,6 +116,9 @@ def check(name, function, *args):
     except Exception as error:
         say(traceback.format_exc())
         result(name, False, f"{type(error).__name__}: {error}")
+    finally:
+        # Where a boot's minutes go, for keeping make test inside its hour.
+        say(f"== {name}: {time.monotonic() - started:.0f} s")
     return False
 
 
