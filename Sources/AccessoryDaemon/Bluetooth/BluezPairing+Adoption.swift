@@ -81,67 +81,10 @@ extension BluezPairing: BondAdopter {
         bonds = next
     }
 
-    /// A Device1 as GetManagedObjects lists it: what adoption looks at.
-    struct Device: Hashable {
-        var controller: UInt16
-        var identifier: BluetoothDeviceIdentifier
-        var paired: Bool
-        /// nil where bluetoothd has no Bonded property (before BlueZ 5.65ish: Paired meant bonded).
-        var bonded: Bool?
-    }
-
     /// The devices of `devices` bluetoothd keeps a bond of, on a controller in `controllers`.
     static func bonded(_ listed: [Device], among devices: Set<BluetoothDeviceIdentifier>, on controllers: Set<UInt16>) -> Set<BluetoothDeviceIdentifier> {
         // Paired without bonding leaves no keys to reconnect with: nothing to adopt.
         Set(listed.filter { controllers.contains($0.controller) && devices.contains($0.identifier) && ($0.bonded ?? $0.paired) }
             .map(\.identifier))
-    }
-
-    /// The Device1 objects of a GetManagedObjects reply (`a{oa{sa{sv}}}`);
-    /// one whose path, Address or AddressType is not bluetoothd's form is left out.
-    static func devices(in reply: BusMessage) throws(BusError) -> [Device] {
-        var devices: [Device] = []
-        try reply.readArray("{oa{sa{sv}}}") { () throws(BusError) in
-            try reply.readContainer("e", "oa{sa{sv}}") { () throws(BusError) in
-                let path = try reply.readObjectPath()
-                try reply.readArray("{sa{sv}}") { () throws(BusError) in
-                    try reply.readContainer("e", "sa{sv}") { () throws(BusError) in
-                        guard try reply.readString() == "org.bluez.Device1" else { return try reply.skip("a{sv}") }
-                        var address: BluetoothAddress?
-                        var type: BluetoothAddressType?
-                        var paired = false
-                        var bonded: Bool?
-                        try reply.readArray("{sv}") { () throws(BusError) in
-                            try reply.readContainer("e", "sv") { () throws(BusError) in
-                                let name = try reply.readString()
-                                switch (name, reply.peekType()?.contents) {
-                                case ("Address", "s"):
-                                    try reply.readContainer("v", "s") { () throws(BusError) in address = BluetoothAddress(try reply.readString()) }
-                                case ("AddressType", "s"):
-                                    try reply.readContainer("v", "s") { () throws(BusError) in
-                                        type = switch try reply.readString() {
-                                        case "public": .public
-                                        case "random": .random
-                                        default: nil
-                                        }
-                                    }
-                                case ("Paired", "b"):
-                                    try reply.readContainer("v", "b") { () throws(BusError) in paired = try reply.readBool() }
-                                case ("Bonded", "b"):
-                                    try reply.readContainer("v", "b") { () throws(BusError) in bonded = try reply.readBool() }
-                                default:
-                                    try reply.skip("v")
-                                }
-                            }
-                        }
-                        if let (controller, _) = BluezObjectPath.device(path), let address, let type {
-                            devices.append(Device(controller: controller, identifier: BluetoothDeviceIdentifier(address: address, addressType: type),
-                                                  paired: paired, bonded: bonded))
-                        }
-                    }
-                }
-            }
-        }
-        return devices
     }
 }

@@ -1,7 +1,8 @@
 import AccessoryCore
 import AccessoryPlatform
 
-/// Finding the accessory's Device1 in bluetoothd, and forgetting it.
+/// Finding the accessory's Device1 in bluetoothd, reading bluetoothd's list of
+/// devices (for a removal and for a migration's adoption), and forgetting it.
 ///
 /// Device1.Pair needs bluetoothd to know the device. Adapter1.ConnectDevice
 /// would create it from the address alone, but it is experimental in BlueZ
@@ -91,7 +92,8 @@ extension BluezPairing {
                 guard let self else { return }
                 let paths: [String]
                 switch result {
-                case .success(let reply): paths = (try? Self.devicePaths(in: reply, address: address)) ?? fallback
+                case .success(let reply):
+                    paths = (try? Self.devices(in: reply))?.filter { $0.identifier.address == address }.map(\.path) ?? fallback
                 case .failure(let error):
                     logger.warning("Cannot list bluetoothd's devices to remove the bond of accessory \(accessory): \(error.name)",
                                    metadata: ["accessory.id": "\(accessory)"])
@@ -108,28 +110,61 @@ extension BluezPairing {
         }
     }
 
-    /// The Device1 paths in a GetManagedObjects reply (`a{oa{sa{sv}}}`) whose Address is `address`.
-    static func devicePaths(in reply: BusMessage, address: BluetoothAddress) throws(BusError) -> [String] {
-        var paths: [String] = []
+    /// A Device1 as GetManagedObjects lists it: what adoption and removal look at.
+    struct Device: Hashable {
+        var path: String
+        var controller: UInt16
+        var identifier: BluetoothDeviceIdentifier
+        var paired: Bool
+        /// nil where bluetoothd has no Bonded property (before BlueZ 5.65ish: Paired meant bonded).
+        var bonded: Bool?
+    }
+
+    /// The Device1 objects of a GetManagedObjects reply (`a{oa{sa{sv}}}`);
+    /// one whose path, Address or AddressType is not bluetoothd's form is left out.
+    static func devices(in reply: BusMessage) throws(BusError) -> [Device] {
+        var devices: [Device] = []
         try reply.readArray("{oa{sa{sv}}}") { () throws(BusError) in
             try reply.readContainer("e", "oa{sa{sv}}") { () throws(BusError) in
                 let path = try reply.readObjectPath()
                 try reply.readArray("{sa{sv}}") { () throws(BusError) in
                     try reply.readContainer("e", "sa{sv}") { () throws(BusError) in
                         guard try reply.readString() == "org.bluez.Device1" else { return try reply.skip("a{sv}") }
+                        var address: BluetoothAddress?
+                        var type: BluetoothAddressType?
+                        var paired = false
+                        var bonded: Bool?
                         try reply.readArray("{sv}") { () throws(BusError) in
                             try reply.readContainer("e", "sv") { () throws(BusError) in
                                 let name = try reply.readString()
-                                guard name == "Address", reply.peekType()?.contents == "s" else { return try reply.skip("v") }
-                                var text = ""
-                                try reply.readContainer("v", "s") { () throws(BusError) in text = try reply.readString() }
-                                if BluetoothAddress(text) == address, BluezObjectPath.device(path) != nil { paths.append(path) }
+                                switch (name, reply.peekType()?.contents) {
+                                case ("Address", "s"):
+                                    try reply.readContainer("v", "s") { () throws(BusError) in address = BluetoothAddress(try reply.readString()) }
+                                case ("AddressType", "s"):
+                                    try reply.readContainer("v", "s") { () throws(BusError) in
+                                        type = switch try reply.readString() {
+                                        case "public": .public
+                                        case "random": .random
+                                        default: nil
+                                        }
+                                    }
+                                case ("Paired", "b"):
+                                    try reply.readContainer("v", "b") { () throws(BusError) in paired = try reply.readBool() }
+                                case ("Bonded", "b"):
+                                    try reply.readContainer("v", "b") { () throws(BusError) in bonded = try reply.readBool() }
+                                default:
+                                    try reply.skip("v")
+                                }
                             }
+                        }
+                        if let (controller, _) = BluezObjectPath.device(path), let address, let type {
+                            devices.append(Device(path: path, controller: controller, identifier: BluetoothDeviceIdentifier(address: address, addressType: type),
+                                                  paired: paired, bonded: bonded))
                         }
                     }
                 }
             }
         }
-        return paths
+        return devices
     }
 }

@@ -124,6 +124,7 @@ final class BluezPairingBusTests {
                                 interface.append("org.bluez.Device1").container("a", "{sv}") { properties in
                                     properties.container("e", "sv") { $0.append("Paired").append(variant: .bool(true)) }
                                     properties.container("e", "sv") { $0.append("Address").append(variant: .string(address)) }
+                                    properties.container("e", "sv") { $0.append("AddressType").append(variant: .string("public")) }
                                 }
                             }
                         }
