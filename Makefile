@@ -59,8 +59,8 @@ build: build-deps
 ## one after the other, as before the lanes.
 ARM64_TIER ?= yes
 test: unit-test fuzz-smoke lab-deps deb-deps system-deps $(if $(filter yes,$(ARM64_TIER)),system-arm64-deps)
-	@echo "tiers: in lanes side by side; each lane's output follows when it ends"
-	@$(MAKE) --no-print-directory -k -j4 --output-sync=target lanes ARM64_NICE="nice -n 5" \
+	@echo "tiers: in lanes side by side from $$(date -u +%T); each lane's output follows when it ends"
+	@LANES_BEGAN=$$(date +%s) $(MAKE) --no-print-directory -k -j4 --output-sync=target lanes ARM64_NICE="nice -n 5" \
 	    LANES="lab-lane system-lane $(if $(filter yes,$(ARM64_TIER)),arm64-lane)"
 
 test-sequential: unit-test fuzz-smoke lab-test power-cut-test system-test
@@ -72,10 +72,15 @@ ARM64_NICE ?=
 .PHONY: test-sequential lanes lab-lane system-lane arm64-lane
 lanes: $(LANES)
 
+# Each lane's last line in make test: when it ended, for the hour make test has.
+lane_ended = test -z "$$LANES_BEGAN" || echo "$@: ended $$(( $$(date +%s) - $$LANES_BEGAN )) s after the lanes began"
+
 lab-lane: lab-test
 	@$(MAKE) --no-print-directory power-cut-test
+	@$(lane_ended)
 
 system-lane: system-test
+	@$(lane_ended)
 
 power-cut-test:
 	$(MAKE) power-cut CUTS=3
@@ -252,6 +257,7 @@ system-bookworm-amd64: deb
 # by the arm64 build against amd64 (packaging/arm64/decode-check) once the cross build is there.
 .PHONY: arm64-base-trixie arm64-bases-bookworm arm64-boot arm64-bookworm arm64-decode-check
 arm64-lane: arm64-boot arm64-bookworm arm64-decode-check
+	@$(lane_ended)
 
 arm64-base-trixie: system-arm64-deps
 	$(ARM64_NICE) Tests/System/arm64/system-arm64 base trixie
