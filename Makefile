@@ -50,26 +50,28 @@ build: build-deps
 	$(SWIFT) build --build-tests
 
 ## Tests: Core, codecs and host integration first (fast), a short pass of every
-## fuzz target; then the tiers under emulation in three lanes side by side: the lab and
-## the power cuts; the package installed and booted (the amd64 system tier, as users meet
-## it); and arm64 (the cross-built package booted in arm64 Debian, Tests/System/arm64/).
-## Their emulators mostly wait on their guests' timers and radios: one after the other,
-## they left one of the two cores idle for most of an hour.
+## fuzz target; then the tiers under emulation in lanes side by side: the lab and the
+## power cuts; the package installed and booted (the amd64 system tier, as users meet it),
+## a lane for each of its two profiles; and arm64 (the cross-built package booted in arm64
+## Debian, Tests/System/arm64/). Their emulators mostly wait on their guests' timers and
+## radios: one after the other, they left one of the two cores idle for most of an hour,
+## and with both system profiles in one lane that lane alone went past make test's hour.
 ## `make test ARM64_TIER=no` leaves arm64 out; `make test-sequential` runs the amd64 tiers
 ## one after the other, as before the lanes.
 ARM64_TIER ?= yes
 test: unit-test fuzz-smoke lab-deps deb-deps system-deps $(if $(filter yes,$(ARM64_TIER)),system-arm64-deps)
 	@echo "tiers: in lanes side by side from $$(date -u +%T); each lane's output follows when it ends"
-	@LANES_BEGAN=$$(date +%s) $(MAKE) --no-print-directory -k -j4 --output-sync=target lanes ARM64_NICE="nice -n 5" \
-	    LANES="lab-lane system-lane $(if $(filter yes,$(ARM64_TIER)),arm64-lane)"
+	@LANES_BEGAN=$$(date +%s) $(MAKE) --no-print-directory -k -j5 --output-sync=target lanes ARM64_NICE="nice -n 5" \
+	    LANES="lab-lane $(SYSTEM_LANES) $(if $(filter yes,$(ARM64_TIER)),arm64-lane)"
 
 test-sequential: unit-test fuzz-smoke lab-test power-cut-test system-test
 
-LANES ?= lab-lane system-lane arm64-lane
+SYSTEM_LANES := system-lane-debian system-lane-rpi
+LANES ?= lab-lane $(SYSTEM_LANES) arm64-lane
 # In make test, arm64's builds and emulated dpkg yield the cores to the lanes' guests and to
-# make deb, which the system lane waits for.
+# make deb, which the system lanes wait for.
 ARM64_NICE ?=
-.PHONY: test-sequential lanes lab-lane system-lane arm64-lane
+.PHONY: test-sequential lanes lab-lane $(SYSTEM_LANES) arm64-lane
 lanes: $(LANES)
 
 # Each lane's last line in make test: when it ended, for the hour make test has.
@@ -79,7 +81,10 @@ lab-lane: lab-test
 	@$(MAKE) --no-print-directory power-cut-test
 	@$(lane_ended)
 
-system-lane: system-test
+# A lane per system-tier profile, booting beside the others once the package and the two
+# test binaries are built.
+$(SYSTEM_LANES): system-lane-%: system-binaries
+	Tests/System/system run --profile $* --bin-dir "$(SYSTEM_BIN_DIR)"
 	@$(lane_ended)
 
 power-cut-test:
@@ -195,15 +200,17 @@ SYSTEM_PACKAGES := debootstrap qemu-system-x86 linux-image-amd64 kmod e2fsprogs 
                    chromium chromium-driver python3-selenium
 SYSTEM_BIN_DIR   = $$($(SWIFT) build -c release --static-swift-stdlib --show-bin-path)
 
-.PHONY: system-test system-deps
+.PHONY: system-test system-binaries system-deps
 
 system-deps:
 	@$(call apt_install,$(SYSTEM_PACKAGES))
 
 # The app and the sensor the checks use run in the image, which has no Swift runtime.
-system-test: deb system-deps
+system-binaries: deb system-deps
 	$(SWIFT) build -c release --static-swift-stdlib --product accessory-example
 	$(SWIFT) build -c release --static-swift-stdlib --product lab-peripheral
+
+system-test: system-binaries
 	Tests/System/system run --bin-dir "$(SYSTEM_BIN_DIR)"
 
 ## The arm64 system tier (Tests/System/arm64/): the cross-built arm64 .deb installed with apt
@@ -250,9 +257,9 @@ system-bookworm-amd64: deb
 	$(SWIFT) build --product accessoryd
 	Tests/System/arm64/system-arm64 bookworm --deb .build/deb/accessoryd_$$(dpkg-parsechangelog -l packaging/debian/changelog -S Version)_amd64.deb --amd64 $(BUILD_DIR)/accessoryd
 
-# make test's arm64 lane, in parts that make runs side by side (`test` runs the lanes with -j4):
+# make test's arm64 lane, in parts that make runs side by side (`test` runs the lanes with -j5):
 # the trixie root (the boot's) beside the cross build; once both are there and the system
-# lane's `make deb` has made accessoryd-cockpit (the cockpit-install check), the image and the
+# lanes' `make deb` has made accessoryd-cockpit (the cockpit-install check), the image and the
 # boot, while the bookworm roots are made, then the packages in those; the fuzz corpus decoded
 # by the arm64 build against amd64 (packaging/arm64/decode-check) once the cross build is there.
 .PHONY: arm64-base-trixie arm64-bases-bookworm arm64-boot arm64-bookworm arm64-decode-check
