@@ -81,11 +81,15 @@ lab-lane: lab-test
 	@$(MAKE) --no-print-directory power-cut-test
 	@$(lane_ended)
 
-# A lane per system-tier profile, booting beside the others once the package and the two
-# test binaries are built.
-$(SYSTEM_LANES): system-lane-%: system-binaries
+# A lane per system-tier profile, booting beside the others once the package, the two test
+# binaries and the profile's base are there; the three are made side by side (the release
+# builds are mostly one module at a time, and debootstrap mostly waits on the archive).
+$(SYSTEM_LANES): system-lane-%: system-binaries system-base-%
 	Tests/System/system run --profile $* --bin-dir "$(SYSTEM_BIN_DIR)"
 	@$(lane_ended)
+
+system-base-%: system-deps
+	Tests/System/system base --profile $*
 
 power-cut-test:
 	$(MAKE) power-cut CUTS=3
@@ -200,13 +204,15 @@ SYSTEM_PACKAGES := debootstrap qemu-system-x86 linux-image-amd64 kmod e2fsprogs 
                    chromium chromium-driver python3-selenium
 SYSTEM_BIN_DIR   = $$($(SWIFT) build -c release --static-swift-stdlib --show-bin-path)
 
-.PHONY: system-test system-binaries system-deps
+.PHONY: system-test system-binaries system-test-binaries system-deps
 
 system-deps:
 	@$(call apt_install,$(SYSTEM_PACKAGES))
 
 # The app and the sensor the checks use run in the image, which has no Swift runtime.
-system-binaries: deb system-deps
+system-binaries: deb system-test-binaries
+
+system-test-binaries: build-deps system-deps
 	$(SWIFT) build -c release --static-swift-stdlib --product accessory-example
 	$(SWIFT) build -c release --static-swift-stdlib --product lab-peripheral
 
