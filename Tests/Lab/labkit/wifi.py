@@ -1,5 +1,6 @@
 """hostapd hotspots and wpa_supplicant stations on hwsim radios, driven through their control sockets."""
 
+import glob
 import os
 import time
 
@@ -7,6 +8,29 @@ from . import processes
 
 HOSTAPD_CONTROL_DIR = "/run/lab/hostapd"
 WPA_CONTROL_DIR = "/run/lab/wpa_supplicant"
+
+
+class HandshakeWitness:
+    """Where every hotspot's hostapd log stands now, to tell after a join that came back
+    wrong-key whether any hotspot found a station's key wrong since.
+
+    Under emulation on a loaded host, hostapd's first EAPOL-Key timeout (100 ms) can pass before
+    the station's answer arrives; the handshake then restarts, may end in a deauthentication
+    (4WAY_HANDSHAKE_TIMEOUT), and NetworkManager reports it as a wrong key. A passphrase that is
+    really wrong makes hostapd log an invalid MIC in message 2/4; a lost handshake does not."""
+
+    WRONG_KEY = "invalid MIC in msg 2/4 of 4-Way Handshake"
+
+    def __init__(self, evidence_dir):
+        self.offsets = {path: os.path.getsize(path) for path in glob.glob(os.path.join(evidence_dir, "hostapd-*.log"))}
+
+    def key_found_wrong(self):
+        for path, offset in self.offsets.items():
+            with open(path, "rb") as handle:
+                handle.seek(offset)
+                if self.WRONG_KEY in handle.read().decode(errors="replace"):
+                    return True
+        return False
 
 
 def phy_of(interface):

@@ -13,6 +13,7 @@ import time
 from labkit import LabTestCase
 from labkit.message_ids import HOTSPOT_JOIN_ROUTE
 from labkit.networkmanager import NetworkManager
+from labkit.wifi import HandshakeWitness
 
 PASSPHRASE = b'lamp pass "quoted" phrase'
 ACCESSORY_ADDRESS = "192.168.77.1"
@@ -100,6 +101,20 @@ class NetworkManagerJoinTests(LabTestCase):
         self.addCleanup(join.stop)
         return join
 
+    def start_good_join(self):
+        """A join with the right passphrase, and its result line; joined once more if the first
+        came back wrong-key from a handshake lost to the loaded host (labkit.wifi.HandshakeWitness)."""
+        witness = HandshakeWitness(self.lab.evidence_dir)
+        join = self.start_join(PASSPHRASE)
+        line = join.line("result ")
+        if line.startswith("result wrong-key") and not witness.key_found_wrong():
+            self.lab.log(f"the join came back wrong-key with no invalid MIC at the hotspot; joining again:\n{join.output()}")
+            join.process.wait(timeout=180)
+            self.assert_nothing_left(join)
+            join = self.start_join(PASSPHRASE)
+            line = join.line("result ")
+        return join, line
+
     def assert_nothing_left(self, join):
         """The join left nothing of its own: no profile, no record, and its last word is that it
         left. Whether the uplink is active by then is NetworkManager's: under emulation on a
@@ -118,8 +133,7 @@ class NetworkManagerJoinTests(LabTestCase):
         self.nm.wait_for_uplink(timeout=120, kick=True)
 
     def test_a_join_reach_service_leave(self):
-        join = self.start_join(PASSPHRASE)
-        line = join.line("result ")
+        join, line = self.start_good_join()
         self.assertTrue(line.startswith("result joined interface=wlan0 address=192.168.77."), join.output())
         address = line.rsplit("address=", 1)[1]
         self.assertEqual(self.nm.device()[1], "accessoryd-join-wlan0", "the join is NetworkManager's active connection")
@@ -156,8 +170,8 @@ class NetworkManagerJoinTests(LabTestCase):
         self.assert_nothing_left(join)
 
     def test_d_hotspot_vanishes(self):
-        join = self.start_join(PASSPHRASE)
-        self.assertTrue(join.line("result ").startswith("result joined"), join.output())
+        join, line = self.start_good_join()
+        self.assertTrue(line.startswith("result joined"), join.output())
         hotspot = self.lab.hotspot("wlan2")
         hotspot.command("disable")
         try:

@@ -12,6 +12,7 @@ import subprocess
 
 from labkit import LabTestCase
 from labkit.networkmanager import NetworkManager
+from labkit.wifi import HandshakeWitness
 
 PASSPHRASE = b'lamp pass "quoted" phrase'
 ACCESSORY_ADDRESS = "192.168.77.1"
@@ -102,7 +103,13 @@ class PolkitRuleTests(LabTestCase):
         self.assertEqual(os.listdir(state), [])
 
     def test_a_accessoryd_may_join(self):
+        witness = HandshakeWitness(self.lab.evidence_dir)
         status, line, output, state = self.join_as("accessoryd", "as-accessoryd")
+        if line.startswith("result wrong-key") and not witness.key_found_wrong():
+            # A handshake lost to the loaded host, not a wrong passphrase (labkit.wifi.HandshakeWitness): once more.
+            self.lab.log(f"the join came back wrong-key with no invalid MIC at the hotspot; joining again:\n{output}")
+            self.assert_nothing_left(state)
+            status, line, output, state = self.join_as("accessoryd", "as-accessoryd-again")
         self.assertTrue(line.startswith("result joined interface=wlan0 address=192.168.77."), output)
         self.assertEqual(status, 0, output)
         self.assertIn("left interface=wlan0", output)
