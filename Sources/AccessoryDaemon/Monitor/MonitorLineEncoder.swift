@@ -17,13 +17,17 @@ final class MonitorLineEncoder {
     private var writtenUUIDs: [BluetoothUUID] = []
     private var matchText: [UInt8] = []
     private var matchRanges: [Range<Int>] = []
+    private let hex = HexDigitPairs()
 
     init() {
         capacity = 512
         storage = .allocate(capacity: capacity)
     }
 
-    deinit { storage.deallocate() }
+    deinit {
+        storage.deallocate()
+        hex.deallocate()
+    }
 
     /// The lines written so far (each `append` adds one, without its newline).
     var bytes: [UInt8] {
@@ -52,11 +56,17 @@ final class MonitorLineEncoder {
         count &+= 1
     }
 
+    @inline(__always)
     private func put(contentsOf source: UnsafeRawBufferPointer) {
-        guard !source.isEmpty else { return }
-        if count + source.count > capacity { grow(toAtLeast: count + source.count) }
-        UnsafeMutableRawPointer(storage + count).copyMemory(from: source.baseAddress!, byteCount: source.count)
-        count += source.count
+        guard let base = source.baseAddress else { return }
+        put(from: base, count: source.count)
+    }
+
+    @inline(__always)
+    private func put(from source: UnsafeRawPointer, count length: Int) {
+        if count + length > capacity { grow(toAtLeast: count + length) }
+        UnsafeMutableRawPointer(storage + count).copyMemory(from: source, byteCount: length)
+        count += length
     }
 
     /// Makes room for `length` bytes once and hands `write` where they go:
@@ -99,14 +109,14 @@ final class MonitorLineEncoder {
 
     func append(_ advertisement: Advertisement) {
         let data = advertisement.data
-        append("bluetooth ")
+        // Literals joined where the line allows: each is a copy call of its own.
         if let index = advertisement.controllerIndex {
-            append("hci")
+            append("bluetooth hci")
             appendDecimal(Int(index))
         } else {
-            append("replay")
+            append("bluetooth replay")
         }
-        append(" ")
+        put(UInt8(ascii: " "))
         append(advertisement.device)
         append(" rssi=")
         if let rssi = advertisement.rssi { appendDecimal(Int(rssi)) } else { append("none") }
@@ -114,8 +124,12 @@ final class MonitorLineEncoder {
             append(" tx_power=")
             appendDecimal(Int(txPower))
         }
-        append(advertisement.isConnectable ? " connectable=yes" : " connectable=no")
-        append(advertisement.isScannable ? " scannable=yes" : " scannable=no")
+        switch (advertisement.isConnectable, advertisement.isScannable) {
+        case (true, true): append(" connectable=yes scannable=yes")
+        case (true, false): append(" connectable=yes scannable=no")
+        case (false, true): append(" connectable=no scannable=yes")
+        case (false, false): append(" connectable=no scannable=no")
+        }
         // The complete name when heard, else the shortened one (`localNameBytes`).
         // Every variable-length field is read where it lies: the data's
         // array and table forms would allocate on every line.
@@ -128,18 +142,19 @@ final class MonitorLineEncoder {
         // each company's values in the order heard: the order the data keeps.
         var first = true
         data.forEachServiceData { uuid, value in
-            append(first ? " service_data=" : ",")
+            // A comma is a byte, not a copy call: most values follow another.
+            if first { append(" service_data=") } else { put(UInt8(ascii: ",")) }
             first = false
             append(uuid)
-            append(":")
+            put(UInt8(ascii: ":"))
             appendHex(value)
         }
         first = true
         data.forEachManufacturerData { company, value in
-            append(first ? " manufacturer=" : ",")
+            if first { append(" manufacturer=") } else { put(UInt8(ascii: ",")) }
             first = false
             appendHex16(company)
-            append(":")
+            put(UInt8(ascii: ":"))
             appendHex(value)
         }
         if let appearance = data.appearance {
@@ -148,7 +163,7 @@ final class MonitorLineEncoder {
         }
         if let flags = data.flags {
             append(" flags=0x")
-            appendHexByte(flags, uppercase: false)
+            appendHexByte(flags)
         }
     }
 
@@ -164,7 +179,7 @@ final class MonitorLineEncoder {
 
     private func appendListed(_ uuid: BluetoothUUID) {
         if writtenUUIDs.contains(uuid) { return }
-        append(writtenUUIDs.isEmpty ? " uuids=" : ",")
+        if writtenUUIDs.isEmpty { append(" uuids=") } else { put(UInt8(ascii: ",")) }
         writtenUUIDs.append(uuid)
         append(uuid)
     }
@@ -172,55 +187,68 @@ final class MonitorLineEncoder {
     /// `C0:FF:EE:00:00:01/random`, as `BluetoothDeviceIdentifier.description`.
     private func append(_ device: BluetoothDeviceIdentifier) {
         let address = device.address.rawValue
-        put(17) { out in
-            var position = 0
-            var shift: UInt64 = 40
-            while true {
-                Self.writeHexByte(UInt8(truncatingIfNeeded: address >> shift), uppercase: true, to: out + position)
-                position += 2
-                if shift == 0 { break }
-                out[position] = UInt8(ascii: ":")
-                position += 1
-                shift -= 8
+        let pairs = hex.uppercase
+        put(18) { out in
+            let target = UnsafeMutableRawPointer(out)
+            var octet = 0
+            while octet < 6 {
+                let byte = UInt8(truncatingIfNeeded: address >> UInt64(40 - 8 * octet))
+                target.storeBytes(of: pairs[Int(byte)], toByteOffset: 3 * octet, as: UInt16.self)
+                // A ':' after each octet but the last, which gets the '/' before the type.
+                target.storeBytes(of: octet < 5 ? UInt8(ascii: ":") : UInt8(ascii: "/"), toByteOffset: 3 * octet + 2, as: UInt8.self)
+                octet += 1
             }
         }
-        append("/")
-        append(text: device.addressType.description)
+        // `BluetoothAddressType.description`'s words, without making its String.
+        switch device.addressType {
+        case .public: append("public")
+        case .random: append("random")
+        case .publicIdentity: append("public-identity")
+        case .randomIdentity: append("random-identity")
+        }
     }
 
     /// The canonical uppercase form, as `BluetoothUUID.description`: `180F`,
     /// `0000FE2C`-style never for a 16-bit alias, 8-4-4-4-12 otherwise.
+    @inline(__always)
     private func append(_ uuid: BluetoothUUID) {
+        // Each octet's two digits from a table in one store, as `appendHex`:
+        // computed one by one they were ~400 instructions a UUID (callgrind, issue 25).
+        let pairs = hex.uppercase
         if let short = uuid.shortValue {
-            let width = short <= 0xFFFF ? 2 : 4
-            put(2 * width) { out in
-                var octet = width - 1
-                while octet >= 0 {
-                    Self.writeHexByte(
-                        UInt8(truncatingIfNeeded: short >> UInt32(8 * octet)), uppercase: true, to: out + 2 * (width - 1 - octet))
-                    octet -= 1
+            if short <= 0xFFFF {
+                put(4) { out in
+                    let target = UnsafeMutableRawPointer(out)
+                    target.storeBytes(of: pairs[Int(UInt8(truncatingIfNeeded: short >> 8))], as: UInt16.self)
+                    target.storeBytes(of: pairs[Int(UInt8(truncatingIfNeeded: short))], toByteOffset: 2, as: UInt16.self)
+                }
+            } else {
+                put(8) { out in
+                    let target = UnsafeMutableRawPointer(out)
+                    var octet = 0
+                    while octet < 4 {
+                        let byte = UInt8(truncatingIfNeeded: short >> UInt32(24 - 8 * octet))
+                        target.storeBytes(of: pairs[Int(byte)], toByteOffset: 2 * octet, as: UInt16.self)
+                        octet += 1
+                    }
                 }
             }
             return
         }
-        // Each octet's two digits from a table in one store, as `appendHex`:
-        // computed one by one they were ~400 instructions a UUID (callgrind, issue 25).
         put(36) { out in
-            Self.uppercaseHexPairs.withUnsafeBufferPointer { pairs in
-                let target = UnsafeMutableRawPointer(out)
-                var position = 0
-                var octet = 0
-                while octet < 16 {
-                    if octet == 4 || octet == 6 || octet == 8 || octet == 10 {
-                        target.storeBytes(of: UInt8(ascii: "-"), toByteOffset: position, as: UInt8.self)
-                        position += 1
-                    }
-                    let half = octet < 8 ? uuid.high : uuid.low
-                    let byte = UInt8(truncatingIfNeeded: half >> UInt64(56 - 8 * (octet % 8)))
-                    target.storeBytes(of: pairs[Int(byte)], toByteOffset: position, as: UInt16.self)
-                    position += 2
-                    octet += 1
+            let target = UnsafeMutableRawPointer(out)
+            var position = 0
+            var octet = 0
+            while octet < 16 {
+                if octet == 4 || octet == 6 || octet == 8 || octet == 10 {
+                    target.storeBytes(of: UInt8(ascii: "-"), toByteOffset: position, as: UInt8.self)
+                    position += 1
                 }
+                let half = octet < 8 ? uuid.high : uuid.low
+                let byte = UInt8(truncatingIfNeeded: half >> UInt64(56 - 8 * (octet % 8)))
+                target.storeBytes(of: pairs[Int(byte)], toByteOffset: position, as: UInt16.self)
+                position += 2
+                octet += 1
             }
         }
     }
@@ -235,7 +263,7 @@ final class MonitorLineEncoder {
     }
 
     func appendQuoted(_ name: UnsafeRawBufferPointer) {
-        append("\"")
+        put(UInt8(ascii: "\""))
         if name.allSatisfy({ $0 >= 0x20 && $0 <= 0x7E && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }) {
             put(contentsOf: name)
         } else if name.allSatisfy({ $0 >= 0x20 && $0 <= 0x7E }) {
@@ -267,7 +295,7 @@ final class MonitorLineEncoder {
                 }
             }
         }
-        append("\"")
+        put(UInt8(ascii: "\""))
     }
 
     /// Characters that would break the line or hide what is there.
@@ -280,7 +308,7 @@ final class MonitorLineEncoder {
 
     private func appendEscaped(_ byte: UInt8) {
         append("\\x")
-        appendHexByte(byte, uppercase: false)
+        appendHexByte(byte)
     }
 
     // MARK: Matches
@@ -309,7 +337,7 @@ final class MonitorLineEncoder {
         let text = matchText
         matchRanges.sort { text[$0].lexicographicallyPrecedes(text[$1]) }
         for (position, range) in matchRanges.enumerated() {
-            if position > 0 { append(",") }
+            if position > 0 { put(UInt8(ascii: ",")) }
             text.withUnsafeBytes { put(contentsOf: UnsafeRawBufferPointer(rebasing: $0[range])) }
         }
     }
@@ -327,15 +355,27 @@ final class MonitorLineEncoder {
         text.withUTF8 { put(contentsOf: UnsafeRawBufferPointer($0)) }
     }
 
+    /// Digits written from the last, into room made once: RSSI, TX power and
+    /// the controller are one to three digits, and a `put` per digit behind a
+    /// divisor search was ~100 instructions a number (callgrind, issue 25).
+    @inline(__always)
     private func appendDecimal(_ value: Int) {
         if value < 0 { put(UInt8(ascii: "-")) }
-        let magnitude = UInt64(value.magnitude)
-        var divisor: UInt64 = 1
-        while magnitude / divisor >= 10 { divisor *= 10 }
-        repeat {
-            put(UInt8(ascii: "0") + UInt8(magnitude / divisor % 10))
-            divisor /= 10
-        } while divisor > 0
+        var magnitude = UInt64(value.magnitude)
+        var digits = 1
+        var rest = magnitude / 10
+        while rest > 0 {
+            digits += 1
+            rest /= 10
+        }
+        put(digits) { out in
+            var position = digits - 1
+            repeat {
+                out[position] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: magnitude % 10)
+                magnitude /= 10
+                position -= 1
+            } while position >= 0
+        }
     }
 
     private static func appendDecimal(_ value: UInt64, to out: inout [UInt8]) {
@@ -347,58 +387,37 @@ final class MonitorLineEncoder {
         } while divisor > 0
     }
 
+    @inline(__always)
     private func appendHex16(_ value: UInt16) {
+        let pairs = hex.lowercase
         put(4) { out in
-            Self.writeHexByte(UInt8(truncatingIfNeeded: value >> 8), uppercase: false, to: out)
-            Self.writeHexByte(UInt8(truncatingIfNeeded: value), uppercase: false, to: out + 2)
+            let target = UnsafeMutableRawPointer(out)
+            target.storeBytes(of: pairs[Int(UInt8(truncatingIfNeeded: value >> 8))], as: UInt16.self)
+            target.storeBytes(of: pairs[Int(UInt8(truncatingIfNeeded: value))], toByteOffset: 2, as: UInt16.self)
         }
     }
 
     /// Lowercase hex, no separators, as `hexString`. Each byte's two digits
-    /// come from a table as one store: data values are most of a line, and
-    /// computing the digits was still ~1,300 instructions a line.
+    /// come from a table as one store: data values are most of a line.
+    @inline(__always)
     private func appendHex(_ value: UnsafeRawBufferPointer) {
-        put(2 * value.count) { out in
-            Self.lowercaseHexPairs.withUnsafeBufferPointer { pairs in
-                let target = UnsafeMutableRawPointer(out)
-                var index = 0
-                while index < value.count {
-                    target.storeBytes(of: pairs[Int(value[index])], toByteOffset: 2 * index, as: UInt16.self)
-                    index += 1
-                }
+        guard let source = value.baseAddress else { return }
+        let length = value.count
+        let pairs = hex.lowercase
+        put(2 * length) { out in
+            let target = UnsafeMutableRawPointer(out)
+            var index = 0
+            while index < length {
+                let byte = source.load(fromByteOffset: index, as: UInt8.self)
+                target.storeBytes(of: pairs[Int(byte)], toByteOffset: 2 * index, as: UInt16.self)
+                index += 1
             }
         }
     }
 
-    /// Each byte's two lowercase digits, first digit at the lower address once
-    /// stored. Computed from `hexDigit`, not written out: see `hexByte` for a
-    /// compiler that swapped digit tables chosen by a condition.
-    private static let lowercaseHexPairs: [UInt16] = (0...255).map { byte in
-        (UInt16(hexDigit(UInt8(byte) >> 4, uppercase: false)) | UInt16(hexDigit(UInt8(byte) & 0x0F, uppercase: false)) << 8)
-            .littleEndian
-    }
-
-    /// `lowercaseHexPairs` in uppercase, for UUIDs.
-    private static let uppercaseHexPairs: [UInt16] = (0...255).map { byte in
-        (UInt16(hexDigit(UInt8(byte) >> 4, uppercase: true)) | UInt16(hexDigit(UInt8(byte) & 0x0F, uppercase: true)) << 8)
-            .littleEndian
-    }
-
-    @inline(__always)
-    private func appendHexByte(_ byte: UInt8, uppercase: Bool) {
-        put(2) { Self.writeHexByte(byte, uppercase: uppercase, to: $0) }
-    }
-
-    /// The two digits of `byte` at `out`.
-    @inline(__always)
-    private static func writeHexByte(_ byte: UInt8, uppercase: Bool, to out: UnsafeMutablePointer<UInt8>) {
-        out[0] = hexDigit(byte >> 4, uppercase: uppercase)
-        out[1] = hexDigit(byte & 0x0F, uppercase: uppercase)
-    }
-
-    /// Computed, as `hexByte` does: no digit tables chosen by a condition (see there).
-    @inline(__always)
-    private static func hexDigit(_ nibble: UInt8, uppercase: Bool) -> UInt8 {
-        nibble < 10 ? UInt8(ascii: "0") + nibble : (uppercase ? UInt8(ascii: "A") : UInt8(ascii: "a")) + (nibble - 10)
+    /// Two lowercase digits (flags, escaped octets).
+    private func appendHexByte(_ byte: UInt8) {
+        let pairs = hex.lowercase
+        put(2) { UnsafeMutableRawPointer($0).storeBytes(of: pairs[Int(byte)], as: UInt16.self) }
     }
 }
