@@ -26,10 +26,7 @@ struct ADRecords: Hashable, Sendable {
     static let uuidSize = 16
     static let companySize = 2
 
-    var bytes: [UInt8] = []
-
-    /// What `resize` grows the buffer with.
-    private static let zeros = [UInt8](repeating: 0, count: 256)
+    var bytes = ADRecordBytes()
 
     var isEmpty: Bool { bytes.isEmpty }
 
@@ -37,13 +34,13 @@ struct ADRecords: Hashable, Sendable {
         try bytes.withUnsafeBytes { try body(ADRecordView(bytes: $0)) }
     }
 
-    mutating func removeAll() { bytes.removeAll(keepingCapacity: true) }
+    mutating func removeAll() { bytes.removeAll() }
 
     mutating func reserveCapacity(_ count: Int) { bytes.reserveCapacity(count) }
 
     /// These records become a copy of `other`'s, in this buffer's storage when it is unique and large enough.
     mutating func assign(_ other: ADRecords) {
-        bytes.removeAll(keepingCapacity: true)
+        bytes.removeAll()
         // Copied at once from a contiguous buffer: grown with zeros and then
         // copied over, each byte was written twice (~350 instructions a new
         // device past the registry's capacity, callgrind, issue 25).
@@ -52,26 +49,7 @@ struct ADRecords: Hashable, Sendable {
 
     /// Makes the bytes in `range` `count` long, moving what follows; the
     /// bytes of the new range are to be written by the caller.
-    mutating func resize(_ range: Range<Int>, to count: Int) {
-        let growth = count - range.count
-        if growth == 0 { return }
-        let oldCount = bytes.count
-        if growth > 0 {
-            // Appended from a contiguous buffer, which `append(contentsOf:)` copies at once.
-            var left = growth
-            while left > 0 {
-                let chunk = min(left, Self.zeros.count)
-                Self.zeros.withUnsafeBytes { bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: $0[0..<chunk])) }
-                left -= chunk
-            }
-        }
-        bytes.withUnsafeMutableBytes { buffer in
-            guard let base = buffer.baseAddress else { return }
-            let tail = oldCount - range.upperBound
-            if tail > 0 { (base + range.upperBound + growth).copyMemory(from: base + range.upperBound, byteCount: tail) }
-        }
-        if growth < 0 { bytes.removeLast(-growth) }
-    }
+    mutating func resize(_ range: Range<Int>, to count: Int) { bytes.resize(range, to: count) }
 
     /// Replaces the bytes in `range` (whole records, or an empty range at a
     /// record boundary) with one record of `kind` whose body is `bodyCount`
