@@ -373,46 +373,6 @@ public struct AdvertisingData: Hashable, Sendable {
         }
     }
 
-    /// Calls `body` with the best name where it lies (valid only during the
-    /// call) and whether it is the complete one: `localNameBytes` without a
-    /// copy. Does not call `body` when no name was heard. Not generic: the
-    /// monitor calls it from another module, where a generic ran unspecialised
-    /// (~400 instructions a line, callgrind, issue 25).
-    public func withLocalName(_ body: (UnsafeRawBufferPointer, _ isComplete: Bool) -> Void) {
-        records.withView { view in
-            if let name = view.single(ADRecords.Kind.completeName) {
-                body(name, true)
-            } else if let name = view.single(ADRecords.Kind.shortenedName) {
-                body(name, false)
-            }
-        }
-    }
-
-    /// Calls `body` with each UUID of the list marked complete (or of the one
-    /// marked incomplete), in the order heard: `completeServiceUUIDs` or
-    /// `incompleteServiceUUIDs` without building the array.
-    public func forEachServiceUUID(complete: Bool, _ body: (BluetoothUUID) -> Void) {
-        records.withView { view in
-            _ = view.forEachUUID(in: complete ? ADRecords.Kind.completeUUIDs : ADRecords.Kind.incompleteUUIDs) { uuid in
-                body(uuid)
-                return true
-            }
-        }
-    }
-
-    /// Calls `body` with each service data value where it lies (valid only
-    /// during the call), ascending by UUID: `serviceData` without a table.
-    public func forEachServiceData(_ body: (BluetoothUUID, UnsafeRawBufferPointer) -> Void) {
-        records.withView { view in
-            var offset = view.start(of: ADRecords.Kind.serviceData)
-            let end = view.section(ADRecords.Kind.serviceData).upperBound
-            while offset < end {
-                body(view.uuid(atBodyOf: offset), UnsafeRawBufferPointer(rebasing: view.body(at: offset)[ADRecords.uuidSize...]))
-                offset = view.end(ofRecordAt: offset)
-            }
-        }
-    }
-
     /// Calls `body` with the stored structures where they lie.
     func withRecords<R>(_ body: (ADRecordView) throws -> R) rethrows -> R { try records.withView(body) }
 }

@@ -14,7 +14,11 @@ final class MonitorLineEncoder {
     private var capacity: Int
     /// How many bytes the lines written so far take.
     private(set) var count = 0
-    private var writtenUUIDs: [BluetoothUUID] = []
+    /// The UUIDs of this line's `uuids=` are the first `listedCount`; the
+    /// storage stays from line to line, and clearing it is a store (an
+    /// Array's removeAll was ~80 instructions a line, callgrind, issue 25).
+    private var listedUUIDs: [BluetoothUUID] = []
+    private var listedCount = 0
     private var matchText: [UInt8] = []
     private var matchRanges: [Range<Int>] = []
     private let hex = HexDigitPairs()
@@ -108,7 +112,6 @@ final class MonitorLineEncoder {
     // MARK: Bluetooth
 
     func append(_ advertisement: Advertisement) {
-        let data = advertisement.data
         // Literals joined where the line allows: each is a copy call of its own.
         if let index = advertisement.controllerIndex {
             append("bluetooth hci")
@@ -120,7 +123,7 @@ final class MonitorLineEncoder {
         append(advertisement.device)
         append(" rssi=")
         if let rssi = advertisement.rssi { appendDecimal(Int(rssi)) } else { append("none") }
-        if let txPower = advertisement.txPower ?? data.txPowerLevel {
+        if let txPower = advertisement.txPower ?? advertisement.data.txPowerLevel {
             append(" tx_power=")
             appendDecimal(Int(txPower))
         }
@@ -130,57 +133,62 @@ final class MonitorLineEncoder {
         case (false, true): append(" connectable=no scannable=yes")
         case (false, false): append(" connectable=no scannable=no")
         }
-        // The complete name when heard, else the shortened one (`localNameBytes`).
-        // Every variable-length field is read where it lies: the data's
-        // array and table forms would allocate on every line.
-        data.withLocalName { name, isComplete in
-            append(isComplete ? " name=" : " short_name=")
-            appendQuoted(name)
+        // Every variable-length field is read where it lies, in one walk
+        // (`forEachField`): the data's array and table forms would allocate
+        // on every line. Its order is the line's: names, UUIDs, service data
+        // ascending by UUID, manufacturer data by company with each company's
+        // values in the order heard.
+        listedCount = 0
+        var wroteName = false
+        var wroteServiceData = false
+        var wroteManufacturerData = false
+        advertisement.data.forEachField { field in
+            switch field {
+            case .name(let name, let isComplete):
+                // The complete name when heard (it comes first), else the shortened one (`localNameBytes`).
+                guard !wroteName else { return }
+                wroteName = true
+                append(isComplete ? " name=" : " short_name=")
+                appendQuoted(name)
+            case .serviceUUID(let uuid, _):
+                appendListed(uuid)
+            case .serviceData(let uuid, let value):
+                // A comma is a byte, not a copy call: most values follow another.
+                if wroteServiceData { put(UInt8(ascii: ",")) } else { append(" service_data=") }
+                wroteServiceData = true
+                append(uuid)
+                put(UInt8(ascii: ":"))
+                appendHex(value)
+            case .manufacturerData(let company, let value):
+                if wroteManufacturerData { put(UInt8(ascii: ",")) } else { append(" manufacturer=") }
+                wroteManufacturerData = true
+                appendHex16(company)
+                put(UInt8(ascii: ":"))
+                appendHex(value)
+            }
         }
-        appendServiceUUIDs(data)
-        // Service data ascending by UUID, manufacturer data by company with
-        // each company's values in the order heard: the order the data keeps.
-        var first = true
-        data.forEachServiceData { uuid, value in
-            // A comma is a byte, not a copy call: most values follow another.
-            if first { append(" service_data=") } else { put(UInt8(ascii: ",")) }
-            first = false
-            append(uuid)
-            put(UInt8(ascii: ":"))
-            appendHex(value)
-        }
-        first = true
-        data.forEachManufacturerData { company, value in
-            if first { append(" manufacturer=") } else { put(UInt8(ascii: ",")) }
-            first = false
-            appendHex16(company)
-            put(UInt8(ascii: ":"))
-            appendHex(value)
-        }
-        if let appearance = data.appearance {
+        if let appearance = advertisement.data.appearance {
             append(" appearance=0x")
             appendHex16(appearance)
         }
-        if let flags = data.flags {
+        if let flags = advertisement.data.flags {
             append(" flags=0x")
             appendHexByte(flags)
         }
     }
 
-    /// `uuids=` as `AdvertisingData.serviceUUIDs` lists them: the complete
-    /// list first, then the incomplete one, each UUID once (the ones written
-    /// are kept in a scratch list that keeps its storage).
-    private func appendServiceUUIDs(_ data: AdvertisingData) {
-        writtenUUIDs.removeAll(keepingCapacity: true)
-        // Two calls, not a loop over `[true, false]`: that array was allocated on every line.
-        data.forEachServiceUUID(complete: true) { appendListed($0) }
-        data.forEachServiceUUID(complete: false) { appendListed($0) }
-    }
-
+    /// A UUID of `uuids=`, listed as `AdvertisingData.serviceUUIDs` lists
+    /// them: the complete list first, then the incomplete one, each UUID once
+    /// (the ones written are kept in a scratch list that keeps its storage).
     private func appendListed(_ uuid: BluetoothUUID) {
-        if writtenUUIDs.contains(uuid) { return }
-        if writtenUUIDs.isEmpty { append(" uuids=") } else { put(UInt8(ascii: ",")) }
-        writtenUUIDs.append(uuid)
+        var position = 0
+        while position < listedCount {
+            if listedUUIDs[position] == uuid { return }
+            position += 1
+        }
+        if listedCount == 0 { append(" uuids=") } else { put(UInt8(ascii: ",")) }
+        if listedCount < listedUUIDs.count { listedUUIDs[listedCount] = uuid } else { listedUUIDs.append(uuid) }
+        listedCount += 1
         append(uuid)
     }
 
@@ -347,7 +355,28 @@ final class MonitorLineEncoder {
     /// ASCII text given in the source (a literal resolves here, not to the String overload).
     @inline(__always)
     private func append(_ literal: StaticString) {
-        literal.withUTF8Buffer { put(contentsOf: UnsafeRawBufferPointer($0)) }
+        literal.withUTF8Buffer { text in
+            let length = text.count
+            guard let source = text.baseAddress, length >= 4, length <= 16 else {
+                put(contentsOf: UnsafeRawBufferPointer(text))
+                return
+            }
+            // The line's literals are 4 to 16 bytes: two overlapping loads and
+            // stores each, where a copy call cost ~20 instructions a field.
+            let from = UnsafeRawPointer(source)
+            put(length) { out in
+                let target = UnsafeMutableRawPointer(out)
+                if length >= 8 {
+                    target.storeBytes(of: from.loadUnaligned(as: UInt64.self), as: UInt64.self)
+                    target.storeBytes(
+                        of: from.loadUnaligned(fromByteOffset: length - 8, as: UInt64.self), toByteOffset: length - 8, as: UInt64.self)
+                } else {
+                    target.storeBytes(of: from.loadUnaligned(as: UInt32.self), as: UInt32.self)
+                    target.storeBytes(
+                        of: from.loadUnaligned(fromByteOffset: length - 4, as: UInt32.self), toByteOffset: length - 4, as: UInt32.self)
+                }
+            }
+        }
     }
 
     private func append(text: String) {
@@ -407,6 +436,19 @@ final class MonitorLineEncoder {
         put(2 * length) { out in
             let target = UnsafeMutableRawPointer(out)
             var index = 0
+            #if _endian(little)
+            // Four bytes a round, their eight digits one store: a store per
+            // byte was most of the cost of a line's data (callgrind, issue 25).
+            while index + 4 <= length {
+                let digits =
+                    UInt64(pairs[Int(source.load(fromByteOffset: index, as: UInt8.self))])
+                    | UInt64(pairs[Int(source.load(fromByteOffset: index + 1, as: UInt8.self))]) << 16
+                    | UInt64(pairs[Int(source.load(fromByteOffset: index + 2, as: UInt8.self))]) << 32
+                    | UInt64(pairs[Int(source.load(fromByteOffset: index + 3, as: UInt8.self))]) << 48
+                target.storeBytes(of: digits, toByteOffset: 2 * index, as: UInt64.self)
+                index += 4
+            }
+            #endif
             while index < length {
                 let byte = source.load(fromByteOffset: index, as: UInt8.self)
                 target.storeBytes(of: pairs[Int(byte)], toByteOffset: 2 * index, as: UInt16.self)
