@@ -98,13 +98,24 @@ class Browser:
 
     def login(self, user, password):
         """Cockpit's login page, shown for the page's own address until a session exists: after
-        PAM accepted the password, the shell loads there with the page in its frame."""
-        self.driver.delete_all_cookies()
-        self.driver.get(self.url + "/accessoryd")
-        self.wait(EC.element_to_be_clickable((By.ID, "login-user-input")), 180, "Cockpit's login page")
-        self.driver.find_element(By.ID, "login-user-input").send_keys(user)
-        self.driver.find_element(By.ID, "login-password-input").send_keys(password)
-        self.driver.find_element(By.ID, "login-button").click()
+        PAM accepted the password, the shell loads there with the page in its frame. Under
+        emulation on a loaded host, cockpit-ws can give up on the session's start first
+        ("Authentication failed: Timeout"): then a person logs in again, and so does this, once."""
+        for attempt in (1, 2):
+            self.driver.delete_all_cookies()
+            self.driver.get(self.url + "/accessoryd")
+            self.wait(EC.element_to_be_clickable((By.ID, "login-user-input")), 180, "Cockpit's login page")
+            self.driver.find_element(By.ID, "login-user-input").send_keys(user)
+            self.driver.find_element(By.ID, "login-password-input").send_keys(password)
+            self.driver.find_element(By.ID, "login-button").click()
+            if attempt == 2:
+                break
+            timed_out = EC.text_to_be_present_in_element((By.ID, "login-fatal-message"), "Timeout")
+            frame = EC.presence_of_element_located((By.CSS_SELECTOR, f'iframe[name="{FRAME}"]'))
+            if self.wait(EC.any_of(frame, timed_out), 240, "the shell or Cockpit's login timeout") is not True:
+                break
+            self.shot("login-timed-out", back_into_page=False)
+            print("Cockpit's login timed out; logging in again", flush=True)
         self.page()
 
     def resize(self, size):
