@@ -152,7 +152,8 @@ class NetworkManagerJoinTests(LabTestCase):
         self.assert_nothing_left(join)
 
         routes = [e.get("WIFI_JOIN_ROUTE") for e in
-                  self.lab.journal_entries(SYSLOG_IDENTIFIER="accessoryd", MESSAGE_ID=HOTSPOT_JOIN_ROUTE)]
+                  self.lab.journal_entries(SYSLOG_IDENTIFIER="accessoryd", MESSAGE_ID=HOTSPOT_JOIN_ROUTE,
+                                           _PID=join.process.pid)]
         self.assertEqual(routes, ["networkmanager"])
         journal = self.lab.run(["journalctl", "-o", "export", "SYSLOG_IDENTIFIER=accessoryd"], timeout=60).stdout
         self.assertNotIn("lamp pass", journal, "the passphrase never reaches the journal")
