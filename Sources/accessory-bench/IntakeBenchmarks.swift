@@ -42,6 +42,24 @@ struct IntakeBenchmarks {
         return matched
     }
 
+    /// Parsed as the ingest parses a known device's changed payload
+    /// (`AdvertisingReportIngest`): into one `AdvertisingData` whose storage
+    /// every parse reuses, then matched as above. What the daemon does for
+    /// most reports; `parseAndMatch` is a new device's first report.
+    func parseAndMatchReused(limit: Int, index: MatchingIndex) -> Int {
+        var matched = 0
+        var data = AdvertisingData()
+        var damage: [ADParsingError] = []
+        var found: [DescriptorMatch] = []
+        for payload in corpus.payloads.prefix(limit) {
+            payload.withUnsafeBytes { AdvertisingDataParser.read(bytesAt: $0, into: &data, damage: &damage) }
+            damage.removeAll(keepingCapacity: true)
+            index.matches(data, rssi: -60, into: &found)
+            matched &+= found.count
+        }
+        return matched
+    }
+
     /// Events prepared once: the socket's part is not measured.
     static func events(_ corpus: AdvertisementCorpus, limit: Int, devices: Int) -> [[UInt8]] {
         corpus.payloads.prefix(limit).enumerated().map {

@@ -12,8 +12,10 @@ let usage = """
     usage: accessory-bench COMMAND [options]
       corpus OUT [--count N] [--seed S]       write the seeded corpus of distinct payloads
       parse CORPUS [--limit N] [--runs R]     the AD parser alone
-      match CORPUS --descriptors D [--limit N] [--runs R]
-                                              parse into an advertisement and match (D descriptors of 20 apps)
+      match CORPUS --descriptors D [--reused 1] [--limit N] [--runs R]
+                                              parse into an advertisement and match (D descriptors of 20 apps);
+                                              --reused 1: parse into reused storage, as the ingest does a
+                                              known device's changed payload
       intake CORPUS [--descriptors D] [--devices K] [--limit N] [--runs R]
                                               HCI event bytes -> ingest -> pipeline (registry, match, presence)
       capture CORPUS OUT --reports N [--devices K]
@@ -88,7 +90,11 @@ case "match":
     let bench = IntakeBenchmarks(corpus: corpus(at: 0))
     let limit = min(options["limit"] ?? .max, bench.corpus.payloads.count)
     let index = IntakeBenchmarks.index(descriptors: options["descriptors"] ?? 1_000, apps: apps, seed: descriptorSeed)
-    report("match", items: limit) { bench.parseAndMatch(limit: limit, index: index) }
+    if options["reused"] == 1 {
+        report("match", items: limit) { bench.parseAndMatchReused(limit: limit, index: index) }
+    } else {
+        report("match", items: limit) { bench.parseAndMatch(limit: limit, index: index) }
+    }
 case "intake":
     let loaded = corpus(at: 0)
     let limit = min(options["limit"] ?? .max, loaded.payloads.count)
