@@ -6,8 +6,11 @@
 struct HeardAdvertisement {
     let records: ADRecordView
     let rssi: Int?
-    /// The name as sent (complete, else shortened), borrowed.
-    let name: UnsafeRawBufferPointer?
+    /// The name as sent (complete, else shortened), borrowed; looked up on
+    /// first use, as most advertisements meet no descriptor that asks for a
+    /// name (looked up at init, it was most of the init's ~125 instructions
+    /// an advertisement, callgrind, issue 25).
+    private var sentName: UnsafeRawBufferPointer?? = nil
     private var asciiName: Bool? = nil
     private var nameText: String?? = nil
     private var nameBytes: [UInt8]?? = nil
@@ -25,7 +28,14 @@ struct HeardAdvertisement {
     init(records: ADRecordView, rssi: Int?) {
         self.records = records
         self.rssi = rssi
-        name = records.localName
+    }
+
+    /// The name as sent, or nil when the device sent none.
+    private mutating func name() -> UnsafeRawBufferPointer? {
+        if let sentName { return sentName }
+        let name = records.localName
+        sentName = .some(name)
+        return name
     }
 
     /// The manufacturer data records of `company` (empty when it sent none).
@@ -52,6 +62,7 @@ struct HeardAdvertisement {
     /// Whether the device sent a name whose every byte is ASCII (and so valid UTF-8 as it is).
     private mutating func nameIsASCII() -> Bool {
         if let asciiName { return asciiName }
+        let name = name()
         var ascii = name != nil
         if let name {
             var index = 0
@@ -67,7 +78,7 @@ struct HeardAdvertisement {
     /// Whether the name (lowercased first when `caseInsensitive`) holds
     /// `needle`, at its start when `anchored`; false when there is no name.
     mutating func nameContains(_ needle: [UInt8], caseInsensitive: Bool, anchored: Bool) -> Bool {
-        guard let name else { return false }
+        guard let name = name() else { return false }
         if nameIsASCII() {
             // Lowercasing ASCII maps A-Z alone, as `String.lowercased()` does for it.
             return needle.withUnsafeBytes { needle in
@@ -82,7 +93,7 @@ struct HeardAdvertisement {
 
     /// Whether the whole name matches `pattern`; false when there is no name.
     mutating func nameMatches(_ pattern: NamePattern) -> Bool {
-        guard let name else { return false }
+        guard let name = name() else { return false }
         if nameIsASCII() { return pattern.matches(count: name.count) { Unicode.Scalar(name[$0]) } }
         guard let scalars = nameUnicodeScalars() else { return false }
         return pattern.matches(scalars: scalars)
@@ -109,7 +120,7 @@ struct HeardAdvertisement {
     /// The name as text, invalid UTF-8 replaced by U+FFFD.
     private mutating func nameString() -> String? {
         if let cached = nameText { return cached }
-        let value = name.map { String(decoding: $0, as: UTF8.self) }
+        let value = name().map { String(decoding: $0, as: UTF8.self) }
         nameText = .some(value)
         return value
     }
