@@ -215,7 +215,7 @@ public struct MatchingIndex: Sendable {
 
     /// Calls `body` with the descriptor of each slot in `bucket`, borrowed
     /// from `slots` rather than retained and released: with 1,000
-    /// descriptors the pair cost ~400 instructions an advertisement
+    /// descriptors the pair cost ~460 instructions an advertisement
     /// (callgrind, issue 25). Sound because `slots` holds every one of them
     /// for the whole call and `body` cannot change it.
     @inline(__always)
@@ -246,14 +246,14 @@ public struct MatchingIndex: Sendable {
         var offset = 0
         let end = records.bytes.count
         while offset < end, records.bytes[offset] < ADRecords.Kind.completeUUIDs { offset = records.end(ofRecordAt: offset) }
-        let lists = offset
+        let listsStart = offset
         while offset < end, records.bytes[offset] < ADRecords.Kind.serviceData { offset = records.end(ofRecordAt: offset) }
-        let serviceData = offset
+        let serviceDataStart = offset
         while offset < end, records.bytes[offset] < ADRecords.Kind.manufacturerData { offset = records.end(ofRecordAt: offset) }
-        let manufacturerData = offset
+        let manufacturerDataStart = offset
         if !byCompanyIdentifier.isEmpty {
             var last: UInt16?
-            offset = manufacturerData
+            offset = manufacturerDataStart
             while offset < end {
                 let company = records.company(at: offset)
                 if company != last, let bucket = byCompanyIdentifier[company] { body(bucket) }
@@ -263,22 +263,22 @@ public struct MatchingIndex: Sendable {
         }
         guard !byServiceUUID.isEmpty else { return }
         // Each UUID once, wherever it first appears: complete list, incomplete list, service data.
-        let listed = lists..<serviceData
-        offset = lists
-        while offset < serviceData {
+        let lists = listsStart..<serviceDataStart
+        offset = listsStart
+        while offset < serviceDataStart {
             var entry = offset + ADRecords.headerSize
             let recordEnd = records.end(ofRecordAt: offset)
             while entry < recordEnd {
                 let uuid = records.uuid(at: entry)
-                if !Self.listed(uuid, in: records, listed, before: entry), let bucket = byServiceUUID[uuid] { body(bucket) }
+                if !listed(uuid, in: records, lists, before: entry), let bucket = byServiceUUID[uuid] { body(bucket) }
                 entry += ADRecords.uuidSize
             }
             offset = recordEnd
         }
-        offset = serviceData
-        while offset < manufacturerData {
+        offset = serviceDataStart
+        while offset < manufacturerDataStart {
             let uuid = records.uuid(atBodyOf: offset)
-            if !Self.listed(uuid, in: records, listed, before: serviceData), let bucket = byServiceUUID[uuid] { body(bucket) }
+            if !listed(uuid, in: records, lists, before: serviceDataStart), let bucket = byServiceUUID[uuid] { body(bucket) }
             offset = records.end(ofRecordAt: offset)
         }
     }
