@@ -189,6 +189,20 @@ public struct AdvertisingData: Hashable, Sendable {
     /// Makes room for `octets` of stored structures without growing again.
     public mutating func reserveStorage(_ octets: Int) { records.reserveCapacity(octets) }
 
+    /// `removeAll()` then `reserveStorage(octets)`, in one check of the storage.
+    public mutating func removeAll(reservingStorage octets: Int) {
+        flags = nil
+        appearance = nil
+        txPowerLevel = nil
+        records.removeAll(reservingCapacity: octets)
+    }
+
+    /// How many octets of storage one octet of AD takes at most once parsed:
+    /// a structure of n octets (its length and type included) stores at most
+    /// 8n, the most being a list of k 16-bit UUIDs, 2 + 2k octets stored in
+    /// 5 + 16k. A bound a parser can reserve from the byte count alone.
+    public static let storagePerADOctet = 8
+
     /// Sets the complete (or else the shortened) local name.
     public mutating func setLocalName(_ name: UnsafeRawBufferPointer, complete: Bool) {
         records.set(complete ? ADRecords.Kind.completeName : ADRecords.Kind.shortenedName, to: name)
@@ -261,42 +275,7 @@ public struct AdvertisingData: Hashable, Sendable {
         appearance = newer.appearance ?? appearance
         txPowerLevel = newer.txPowerLevel ?? txPowerLevel
         if newer.records.isEmpty { return }
-        newer.records.withView { source in
-            var kind = ADRecords.Kind.completeName
-            while kind <= ADRecords.Kind.incompleteUUIDs {
-                if let body = source.single(kind) { records.set(kind, to: body) }
-                kind += 1
-            }
-            let newerServiceData = source.section(ADRecords.Kind.serviceData)
-            if !newerServiceData.isEmpty {
-                var offset = newerServiceData.lowerBound
-                while offset < newerServiceData.upperBound {
-                    let body = source.body(at: offset)
-                    records.setServiceData(
-                        UnsafeRawBufferPointer(rebasing: body[ADRecords.uuidSize..<body.count]), for: source.uuid(atBodyOf: offset))
-                    offset = source.end(ofRecordAt: offset)
-                }
-                let ours = records.withView { $0.section(ADRecords.Kind.serviceData) }
-                if records.withView({ $0.recordCount(ours) }) > Self.mergedKeyLimit {
-                    records.replace(ours, withRecords: UnsafeRawBufferPointer(rebasing: source.bytes[newerServiceData]))
-                }
-            }
-            let newerManufacturerData = source.section(ADRecords.Kind.manufacturerData)
-            if !newerManufacturerData.isEmpty {
-                var offset = newerManufacturerData.lowerBound
-                while offset < newerManufacturerData.upperBound {
-                    // One company's values replace all of ours, as a group.
-                    let group = source.manufacturerGroup(source.company(at: offset))
-                    let ours = records.withView { $0.manufacturerGroup(source.company(at: offset)) }
-                    records.replace(ours, withRecords: UnsafeRawBufferPointer(rebasing: source.bytes[group]))
-                    offset = group.upperBound
-                }
-                let ours = records.withView { $0.section(ADRecords.Kind.manufacturerData) }
-                if records.withView({ $0.companyCount() }) > Self.mergedKeyLimit {
-                    records.replace(ours, withRecords: UnsafeRawBufferPointer(rebasing: source.bytes[newerManufacturerData]))
-                }
-            }
-        }
+        newer.records.withView { records.overlay($0, keyLimit: Self.mergedKeyLimit) }
     }
 
     /// This advertisement with its scan response added, field by field:
