@@ -74,6 +74,14 @@ public final class AdvertisingReportIngest {
         return decode(Array(packet), controller: controller)
     }
 
+    /// `ingest(eventAt:controller:)` for a caller that does not want the
+    /// decoded event (a replay): legacy reports' `reportsReadInPlace` is not
+    /// copied out to be dropped, ~40 instructions a report (callgrind, issue 25).
+    public func take(eventAt packet: UnsafeRawBufferPointer, controller: UInt16?) {
+        if ingestInPlace(packet, controller: controller) { return }
+        _ = decode(Array(packet), controller: controller)
+    }
+
     /// Legacy advertising reports read where they lie; false, doing nothing, for any other event.
     private func ingestInPlace(_ packet: UnsafeRawBufferPointer, controller: UInt16?) -> Bool {
         LEAdvertisingReport.forEachReportInPlace(inEventPacket: packet) { report in
