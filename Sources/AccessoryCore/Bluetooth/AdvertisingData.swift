@@ -219,20 +219,28 @@ public struct AdvertisingData: Hashable, Sendable {
 
     /// The UUID of `width` octets at `offset`, least significant first.
     public static func uuid(littleEndian bytes: UnsafeRawBufferPointer, at offset: Int, width: Int) -> BluetoothUUID {
+        // Whole loads for the three widths AD uses: a byte loop cost ~40
+        // instructions a changed report (callgrind, issue 25).
+        if width == 2 || width == 4 || width == 16 {
+            // Checked, as an array's subscripts would be: the bytes are a radio's.
+            precondition(offset >= 0 && width <= bytes.count - offset, "a UUID past the end of its bytes")
+            if width == 16 {
+                return BluetoothUUID(
+                    high: UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: offset + 8, as: UInt64.self)),
+                    low: UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self)))
+            }
+            let value = width == 2
+                ? UInt32(UInt16(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt16.self)))
+                : UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt32.self))
+            return BluetoothUUID(uuid32: value)
+        }
+        // Any other width: its first octets (at most 8) as a 32-bit UUID, as before.
         var low: UInt64 = 0
-        var high: UInt64 = 0
         // While loops: an unoptimised build's range iterator allocates.
         var index = 0
         while index < min(width, 8) {
             low |= UInt64(bytes[offset + index]) << UInt64(8 * index)
             index += 1
-        }
-        if width == 16 {
-            while index < 16 {
-                high |= UInt64(bytes[offset + index]) << UInt64(8 * (index - 8))
-                index += 1
-            }
-            return BluetoothUUID(high: high, low: low)
         }
         return BluetoothUUID(uuid32: UInt32(truncatingIfNeeded: low))
     }
