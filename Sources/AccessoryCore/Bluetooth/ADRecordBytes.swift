@@ -54,12 +54,38 @@ struct ADRecordBytes: Hashable, @unchecked Sendable {
 
     mutating func reserveCapacity(_ capacity: Int) { makeRoom(for: capacity) }
 
+    /// `removeAll()` then `reserveCapacity(capacity)`, checking uniqueness once.
+    mutating func removeAll(reservingCapacity capacity: Int) {
+        if isKnownUniquelyReferenced(&storage),
+            storage.unsafelyUnwrapped.withUnsafeMutablePointerToHeader({ $0.pointee.capacity }) >= capacity {
+            storage.unsafelyUnwrapped.withUnsafeMutablePointerToHeader { $0.pointee.count = 0 }
+            return
+        }
+        storage = nil
+        if capacity > 0 { reallocate(for: capacity) }
+    }
+
     mutating func append(contentsOf source: UnsafeRawBufferPointer) {
         guard let from = source.baseAddress, !source.isEmpty else { return }
         makeRoom(for: count + source.count)
         storage.unsafelyUnwrapped.withUnsafeMutablePointers { header, elements in
             UnsafeMutableRawPointer(elements + header.pointee.count).copyMemory(from: from, byteCount: source.count)
             header.pointee.count += source.count
+        }
+    }
+
+    /// Calls `body` with the bytes made unique and room for `extra` more
+    /// octets reserved, to be edited in place (see `ADRecordEditor`): one
+    /// uniqueness and capacity check for a whole merge, where each edit
+    /// through `resize` made its own.
+    mutating func edit<R>(reserving extra: Int, _ body: (inout ADRecordEditor) -> R) -> R {
+        makeRoom(for: count + extra)
+        return storage.unsafelyUnwrapped.withUnsafeMutablePointers { header, elements in
+            var editor = ADRecordEditor(
+                base: UnsafeMutableRawPointer(elements), capacity: header.pointee.capacity, count: header.pointee.count)
+            let result = body(&editor)
+            header.pointee.count = editor.count
+            return result
         }
     }
 
@@ -114,6 +140,44 @@ struct ADRecordBytes: Hashable, @unchecked Sendable {
         withUnsafeBytes { bytes in
             hasher.combine(bytes.count)
             hasher.combine(bytes: bytes)
+        }
+    }
+}
+
+/// The bytes of an `ADRecordBytes` during `edit`: unique, with a fixed
+/// capacity that every edit is checked against.
+struct ADRecordEditor {
+    let base: UnsafeMutableRawPointer
+    let capacity: Int
+    private(set) var count: Int
+
+    init(base: UnsafeMutableRawPointer, capacity: Int, count: Int) {
+        self.base = base
+        self.capacity = capacity
+        self.count = count
+    }
+
+    /// The bytes as they are now (valid until the next edit).
+    var view: ADRecordView { ADRecordView(bytes: UnsafeRawBufferPointer(start: base, count: count)) }
+
+    /// Makes the bytes in `range` `newCount` long, moving what follows; the
+    /// bytes of the new range are to be written by the caller.
+    mutating func resize(_ range: Range<Int>, to newCount: Int) {
+        let growth = newCount - range.count
+        precondition(range.lowerBound >= 0 && range.upperBound <= count && count + growth <= capacity)
+        let tail = count - range.upperBound
+        if growth != 0, tail > 0 {
+            // copyMemory moves as memmove does: the two ranges may overlap.
+            (base + range.upperBound + growth).copyMemory(from: base + range.upperBound, byteCount: tail)
+        }
+        count += growth
+    }
+
+    /// Replaces the bytes in `range` with `records` (bytes of another buffer), moving what follows.
+    mutating func replace(_ range: Range<Int>, with records: UnsafeRawBufferPointer) {
+        resize(range, to: records.count)
+        if let source = records.baseAddress, records.count > 0 {
+            (base + range.lowerBound).copyMemory(from: source, byteCount: records.count)
         }
     }
 }

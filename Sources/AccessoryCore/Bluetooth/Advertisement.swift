@@ -156,8 +156,9 @@ public struct Advertisement: Hashable, Sendable {
     }
 
     private static func copy(_ payload: UnsafeRawBufferPointer, into bytes: inout [UInt8]) {
-        bytes.removeAll(keepingCapacity: true)
-        bytes.append(contentsOf: payload)
+        // One call, in the storage there is: emptying and then appending cost
+        // ~180 instructions a changed report (callgrind, issue 25).
+        bytes.replaceSubrange(bytes.startIndex..<bytes.endIndex, with: payload)
     }
 
     /// The radio facts of this report, without its AD.

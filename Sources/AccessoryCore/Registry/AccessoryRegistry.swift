@@ -22,8 +22,6 @@ public struct AccessoryRegistry: Sendable {
     private var freeSlots: [Int] = []
     private var slotByKey = SlotIndex()
     private var recency = RecencyLists(lists: 2)
-    /// Which recency list each occupied slot is in.
-    private var listOfSlot: [Int] = []
     /// The slot of the Bluetooth device recorded last, for `lastRecordedSighting`.
     private var lastRecordedSlot = Int.max
     /// The entry released last, kept for `recordClean` to reuse its storage for a new device.
@@ -258,11 +256,9 @@ public struct AccessoryRegistry: Sendable {
         } else {
             slot = slots.count
             slots.append(TrackedAccessory(key: key, at: now))
-            listOfSlot.append(Self.unmatchedList)
         }
         slotByKey.insert(key, slot: slot)
-        listOfSlot[slot] = Self.unmatchedList
-        recency.pushFront(slot, list: Self.unmatchedList)
+        recency.moveToFront(slot, list: Self.unmatchedList)
         return slot
     }
 
@@ -291,9 +287,7 @@ public struct AccessoryRegistry: Sendable {
 
     /// Moves the slot to the front of the list its presence puts it in.
     private mutating func relist(_ slot: Int, present: Bool) {
-        recency.remove(slot, list: listOfSlot[slot])
-        listOfSlot[slot] = present ? Self.matchedList : Self.unmatchedList
-        recency.pushFront(slot, list: listOfSlot[slot])
+        recency.moveToFront(slot, list: present ? Self.matchedList : Self.unmatchedList)
     }
 
     /// The slot `evictOne` empties: the least recently heard device that
@@ -311,13 +305,12 @@ public struct AccessoryRegistry: Sendable {
     private mutating func takeOver(
         _ slot: Int, for key: AccessoryKey, at now: MonotonicInstant, events: inout [PresenceEvent]
     ) -> Int {
-        recency.remove(slot, list: listOfSlot[slot])
+        recency.remove(slot)
         let (evicted, lost) = slots[slot]!.takeOver(key: key, at: now)
         if let lost { events.append(PresenceEvent(kind: .lost(.evicted), accessory: evicted, matches: lost, at: now)) }
         slotByKey.remove(evicted)
         slotByKey.insert(key, slot: slot)
-        listOfSlot[slot] = Self.unmatchedList
-        recency.pushFront(slot, list: Self.unmatchedList)
+        recency.moveToFront(slot, list: Self.unmatchedList)
         return slot
     }
 
@@ -343,7 +336,7 @@ public struct AccessoryRegistry: Sendable {
             moved = entry.move()
             entry.initialize(to: nil)
         }
-        recency.remove(slot, list: listOfSlot[slot])
+        recency.remove(slot)
         slotByKey.remove(moved!.key)
         freeSlots.append(slot)
         spare = consume moved

@@ -28,7 +28,21 @@ public final class BtsnoopReplay {
     /// Feeds every remaining record at once, ignoring the gaps: for tests.
     /// The daemon paces a replay with `step` on its scheduler (`PacedReplay`).
     public func run() throws(BtsnoopError) {
-        while let record = try nextRecord() { feed(record) }
+        if let record = pending {
+            pending = nil
+            feed(record)
+        }
+        // The capture borrowed once for all its records: borrowed per record, it was retained and released each time.
+        let capture = reader.bytes
+        var failure: BtsnoopError?
+        capture.withUnsafeBytes { all in
+            do throws(BtsnoopError) {
+                while let record = try reader.nextLocation() { feed(record, from: all) }
+            } catch {
+                failure = error
+            }
+        }
+        if let failure { throw failure }
     }
 
     /// For a replay on a scheduler, which must not sleep: feeds the next
@@ -66,9 +80,16 @@ public final class BtsnoopReplay {
     }
 
     private func feed(_ record: BtsnoopRecordLocation) {
+        reader.bytes.withUnsafeBytes { feed(record, from: $0) }
+    }
+
+    /// `record` of `capture` (the reader's bytes).
+    private func feed(_ record: BtsnoopRecordLocation, from capture: UnsafeRawBufferPointer) {
         guard record.opcode == .eventPacket else { return }
         eventCount &+= 1
+        // The reader framed it inside the capture; checked again, as an array's subscript would.
+        precondition(record.packet.lowerBound >= 0 && record.packet.upperBound <= capture.count)
         // Borrowed where it lies in the capture, not copied out: a copy per record cost ~250 instructions.
-        _ = reader.bytes[record.packet].withUnsafeBytes { ingest.ingest(eventAt: $0, controller: record.controllerIndex) }
+        ingest.take(eventAt: UnsafeRawBufferPointer(rebasing: capture[record.packet]), controller: record.controllerIndex)
     }
 }

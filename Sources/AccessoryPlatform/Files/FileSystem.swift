@@ -13,6 +13,27 @@ public enum FileSystem {
         }
         defer { close(fd) }
         var bytes: [UInt8] = []
+        // Read straight into room for the whole file (one more octet, to see
+        // its end): grown chunk by chunk and copied from each chunk, a
+        // replayed capture cost ~220 instructions a record (callgrind, issue 25).
+        var status = stat()
+        if fstat(fd, &status) == 0, status.st_size > 0 {
+            let room = min(Int(status.st_size), limit) + 1
+            var failure: Int32 = 0
+            bytes = [UInt8](unsafeUninitializedCapacity: room) { buffer, initialized in
+                while initialized < room {
+                    let count = retryingOnInterrupt { read(fd, buffer.baseAddress! + initialized, room - initialized) }
+                    if count < 0 { failure = errno }
+                    if count <= 0 { return }
+                    initialized += count
+                }
+            }
+            if failure != 0 { throw SystemError(operation: "read(\(path))", errno: failure) }
+            // Shorter than the room: the end was seen.
+            if bytes.count < room { return bytes }
+            guard bytes.count <= limit else { throw SystemError(operation: "read(\(path))", errno: EFBIG) }
+        }
+        // Past the size it had (or none told): chunk by chunk.
         var chunk = [UInt8](repeating: 0, count: 16 * 1024)
         while true {
             let count = retryingOnInterrupt { chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) } }
