@@ -10,6 +10,10 @@ final class CompiledDescriptor: Sendable {
     let serviceUUID: BluetoothUUID?
     let manufacturerData: MaskedData?
     let serviceData: MaskedData?
+    /// The first octet of the value its masked data fixes (mask 0xFF), of
+    /// the manufacturer data when it is filed under its company, else of the
+    /// service data: the index files it under that octet too.
+    let firstOctet: UInt8?
     let nameSubstring: [UInt8]?
     let nameIsCaseInsensitive: Bool
     let nameIsAnchored: Bool
@@ -41,6 +45,8 @@ final class CompiledDescriptor: Sendable {
         serviceData = descriptor.bluetoothServiceDataBlob.flatMap { blob in
             descriptor.bluetoothServiceDataMask.map { MaskedData(blob: blob, mask: $0) }
         }
+        let filedData = companyIdentifier != nil ? manufacturerData : serviceData
+        firstOctet = filedData.flatMap { $0.mask.first == 0xFF ? $0.blob.first : nil }
         let options = descriptor.bluetoothNameSubstringCompareOptions
         nameIsCaseInsensitive = options.contains(.caseInsensitive)
         nameIsAnchored = options.contains(.anchored)

@@ -1,7 +1,8 @@
 /// Every active descriptor of every app, indexed so that each advertisement or
 /// BSS heard is checked only against the descriptors that could match it:
 /// Bluetooth descriptors by company identifier (or, lacking one, by service
-/// UUID), Wi-Fi descriptors by exact SSID or by SSID prefix. A descriptor sits
+/// UUID) and the first octet of the value their masked data fixes, if it
+/// does (see `CompanyBucketKey`), Wi-Fi descriptors by exact SSID or by SSID prefix. A descriptor sits
 /// in exactly one Bluetooth bucket because the key it is filed under is one it
 /// requires; the full rules then run on those few candidates only.
 ///
@@ -28,8 +29,8 @@ public struct MatchingIndex: Sendable {
         @exclusivity(unchecked) var slotByKey: [DescriptorMatch: Int] = [:]
         @exclusivity(unchecked) var idsByApp: [AppID: Set<DescriptorID>] = [:]
 
-        @exclusivity(unchecked) var byCompanyIdentifier = KeyedBuckets<UInt16>()
-        @exclusivity(unchecked) var byServiceUUID = KeyedBuckets<BluetoothUUID>()
+        @exclusivity(unchecked) var byCompanyIdentifier = KeyedBuckets<CompanyBucketKey>()
+        @exclusivity(unchecked) var byServiceUUID = KeyedBuckets<ServiceBucketKey>()
         @exclusivity(unchecked) var bySSID: [[UInt8]: [Int]] = [:]
         @exclusivity(unchecked) var bySSIDPrefix: [[UInt8]: [Int]] = [:]
         /// How many prefixes of each length (index = length) are indexed, so a
@@ -234,10 +235,13 @@ public struct MatchingIndex: Sendable {
     }
 
     /// Calls `body` with each bucket the advertisement's keys select, each
-    /// bucket once: its companies', then its service UUIDs' (listed or as
-    /// service-data keys). A descriptor is in one bucket only, so it is met once.
+    /// bucket once: its companies' (each alone, and with each first octet of
+    /// its values), then its service UUIDs' (listed or as service-data keys;
+    /// a service-data key alone and with its value's first octet). A
+    /// descriptor is in one bucket only, so it is met once.
     private static func forEachBucket(
-        of records: ADRecordView, _ byCompanyIdentifier: KeyedBuckets<UInt16>, _ byServiceUUID: KeyedBuckets<BluetoothUUID>,
+        of records: ADRecordView, _ byCompanyIdentifier: KeyedBuckets<CompanyBucketKey>,
+        _ byServiceUUID: KeyedBuckets<ServiceBucketKey>,
         _ body: ([Int]) -> Void
     ) {
         // Records are in kind order: one walk finds where the UUID lists, the
@@ -253,10 +257,21 @@ public struct MatchingIndex: Sendable {
         let manufacturerDataStart = offset
         if !byCompanyIdentifier.isEmpty {
             var last: UInt16?
+            var firstOctets = OctetSet()
             offset = manufacturerDataStart
             while offset < end {
                 let company = records.company(at: offset)
-                if company != last, let bucket = byCompanyIdentifier[company] { body(bucket) }
+                if company != last {
+                    firstOctets = OctetSet()
+                    if let bucket = byCompanyIdentifier[CompanyBucketKey(company)] { body(bucket) }
+                }
+                // A company's values are its records in a row: each first octet's bucket once.
+                let value = records.manufacturerValue(at: offset)
+                if !value.isEmpty, firstOctets.insert(value[0]),
+                    let bucket = byCompanyIdentifier[CompanyBucketKey(company, firstOctet: value[0])]
+                {
+                    body(bucket)
+                }
                 last = company
                 offset = records.end(ofRecordAt: offset)
             }
@@ -270,7 +285,9 @@ public struct MatchingIndex: Sendable {
             let recordEnd = records.end(ofRecordAt: offset)
             while entry < recordEnd {
                 let uuid = records.uuid(at: entry)
-                if !listed(uuid, in: records, lists, before: entry), let bucket = byServiceUUID[uuid] { body(bucket) }
+                if !listed(uuid, in: records, lists, before: entry), let bucket = byServiceUUID[ServiceBucketKey(uuid)] {
+                    body(bucket)
+                }
                 entry += ADRecords.uuidSize
             }
             offset = recordEnd
@@ -278,7 +295,16 @@ public struct MatchingIndex: Sendable {
         offset = serviceDataStart
         while offset < manufacturerDataStart {
             let uuid = records.uuid(atBodyOf: offset)
-            if !listed(uuid, in: records, lists, before: serviceDataStart), let bucket = byServiceUUID[uuid] { body(bucket) }
+            if !listed(uuid, in: records, lists, before: serviceDataStart), let bucket = byServiceUUID[ServiceBucketKey(uuid)] {
+                body(bucket)
+            }
+            // One record per UUID, so its first octet's bucket is met once.
+            let data = records.body(at: offset)
+            if data.count > ADRecords.uuidSize,
+                let bucket = byServiceUUID[ServiceBucketKey(uuid, firstOctet: data[ADRecords.uuidSize])]
+            {
+                body(bucket)
+            }
             offset = records.end(ofRecordAt: offset)
         }
     }
@@ -342,16 +368,18 @@ public struct MatchingIndex: Sendable {
     private static func file(_ compiled: CompiledDescriptor, slot: Int, adding: Bool, in tables: Tables) {
         if compiled.matchesBluetooth {
             if let company = compiled.companyIdentifier {
+                let key = CompanyBucketKey(company, firstOctet: compiled.firstOctet)
                 if adding {
-                    tables.byCompanyIdentifier.add(slot, under: company)
+                    tables.byCompanyIdentifier.add(slot, under: key)
                 } else {
-                    tables.byCompanyIdentifier.remove(slot, from: company)
+                    tables.byCompanyIdentifier.remove(slot, from: key)
                 }
             } else if let uuid = compiled.serviceUUID {
+                let key = ServiceBucketKey(uuid, firstOctet: compiled.firstOctet)
                 if adding {
-                    tables.byServiceUUID.add(slot, under: uuid)
+                    tables.byServiceUUID.add(slot, under: key)
                 } else {
-                    tables.byServiceUUID.remove(slot, from: uuid)
+                    tables.byServiceUUID.remove(slot, from: key)
                 }
             }
         }
